@@ -1,0 +1,110 @@
+#include "cli_support.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <stdexcept>
+
+namespace {
+
+constexpr long long kMaxExtent = std::numeric_limits<int>::max();
+
+long long parse_extent(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty())
+    throw std::invalid_argument(option + ": '" + text + "' is not a whole number");
+  if (value < 1) throw std::invalid_argument(option + ": sizes must be >= 1, got " + text);
+  if (value > kMaxExtent) throw std::invalid_argument(option + ": " + text + " is larger than " + std::to_string(kMaxExtent));
+  return value;
+}
+
+std::vector<long long> parse_list(const std::string& text, const std::string& option) {
+  std::vector<long long> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos) {
+      values.push_back(parse_extent(item, option));
+    } else {
+      const std::size_t colon2 = item.find(':', colon + 1);
+      const long long first = parse_extent(item.substr(0, colon), option);
+      const long long last = parse_extent(item.substr(colon + 1, colon2 == std::string::npos ? std::string::npos : colon2 - colon - 1), option);
+      const long long step = colon2 == std::string::npos ? first : parse_extent(item.substr(colon2 + 1), option);
+      if (last < first) throw std::invalid_argument(option + ": range '" + item + "' ends before it starts");
+      if ((last - first) / step > 10000) throw std::invalid_argument(option + ": range '" + item + "' has too many sizes");
+      for (long long v = first; v <= last; v += step) values.push_back(v);
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+}  // namespace
+
+std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const std::string& m, const std::string& n,
+                                                const std::string& k) {
+  const std::vector<long long> square = sizes.empty() ? std::vector<long long>{1024} : parse_list(sizes, "--size");
+  const auto ms = m.empty() ? square : parse_list(m, "--m");
+  const auto ns = n.empty() ? square : parse_list(n, "--n");
+  const auto ks = k.empty() ? square : parse_list(k, "--k");
+  std::size_t count = 1;
+  for (const auto* list : {&ms, &ns, &ks})
+    if (list->size() > 1) {
+      if (count > 1 && list->size() != count)
+        throw std::invalid_argument("--size/--m/--n/--k lists have different lengths (" + std::to_string(count) +
+                                    " and " + std::to_string(list->size()) + "); give equal lengths or single values");
+      count = list->size();
+    }
+  std::vector<matcompare::GemmShape> shapes;
+  for (std::size_t i = 0; i < count; ++i)
+    shapes.push_back({ms.size() > 1 ? ms[i] : ms[0], ns.size() > 1 ? ns[i] : ns[0], ks.size() > 1 ? ks[i] : ks[0]});
+  return shapes;
+}
+
+void write_output(const std::string& path, const std::string& text) {
+  if (path.empty()) {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream file(path);
+  file << text;
+  file.close();
+  if (!file) throw std::runtime_error("cannot write '" + path + "'");
+}
+
+void ProgressBar::update(const matcompare::Progress& p) {
+  if (!enabled_ || p.total == 0) return;
+  constexpr int kWidth = 24;
+  const int filled = kWidth * p.done / p.total;
+  std::string line = "[" + std::string(std::size_t(filled), '#') + std::string(std::size_t(kWidth - filled), '.') + "] " +
+                     std::to_string(p.done) + "/" + std::to_string(p.total);
+  if (!p.backend.empty())
+    line += " " + p.backend + " " + std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) + "x" +
+            std::to_string(p.shape.k);
+  char times[64];
+  if (p.done > 0) {
+    const double eta = p.elapsed_s / p.done * (p.total - p.done);
+    std::snprintf(times, sizeof times, "  %.0fs elapsed, ~%.0fs left", p.elapsed_s, eta);
+  } else {
+    std::snprintf(times, sizeof times, "  %.0fs elapsed", p.elapsed_s);
+  }
+  line += times;
+  const std::size_t width = line.size();
+  if (width < last_width_) line += std::string(last_width_ - width, ' ');
+  last_width_ = width;
+  std::cerr << "\r" << line << std::flush;
+}
+
+void ProgressBar::finish() {
+  if (enabled_ && last_width_ > 0) std::cerr << "\r" << std::string(last_width_, ' ') << "\r" << std::flush;
+}

@@ -1,0 +1,28 @@
+#pragma once
+// The CLI's own parts: shape lists, output files and the progress bar.
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "matcompare/benchmark.hpp"
+
+// Shapes from --size/--m/--n/--k lists ("512,1024", ranges "512:2560:512"). Lists are zipped;
+// a single value applies to every shape; a missing dimension takes the --size list, whose
+// default is 1024. Throws std::invalid_argument with a one-line message.
+std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const std::string& m, const std::string& n,
+                                                const std::string& k);
+
+// Writes to standard output when path is empty; throws std::runtime_error when the file cannot be written.
+void write_output(const std::string& path, const std::string& text);
+
+// One line on stderr, redrawn in place: backend, shape, done/total and an ETA. Silent unless enabled.
+class ProgressBar {
+ public:
+  explicit ProgressBar(bool enabled) : enabled_(enabled) {}
+  void update(const matcompare::Progress& p);
+  void finish();
+
+ private:
+  bool enabled_;
+  std::size_t last_width_ = 0;
+};

@@ -1,0 +1,21 @@
+include(CMakePackageConfigHelpers)
+
+install(TARGETS matcompare matcompare_cli
+        EXPORT matcompareTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY include/matcompare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES report/make_report.py DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare)
+install(EXPORT matcompareTargets NAMESPACE matcompare::
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/matcompare)
+
+configure_package_config_file(cmake/matcompareConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/matcompareConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/matcompare)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/matcompareConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/matcompareConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/matcompareConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/matcompare)

@@ -1,0 +1,79 @@
+#pragma once
+// One interface for every algorithm, CPU or GPU: C = α·A·B + β·C on row-major matrices of any
+// shape M×K · K×N. Data is moved into a Workspace once, so compute can be timed alone and the
+// whole trip (upload, compute, download) can be timed too (seed 004: kernel vs total time).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "matcompare/error_metrics.hpp"
+#include "matcompare/matrix.hpp"
+
+namespace matcompare {
+
+enum class DeviceKind { cpu, gpu };
+std::string to_string(DeviceKind d);
+
+struct GemmShape {
+  std::int64_t m = 0, n = 0, k = 0;
+  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+};
+
+struct BackendInfo {
+  std::string name;       // "cpu/gold", "gpu/cublas-fp32", …
+  DeviceKind device = DeviceKind::cpu;
+  std::string seed;       // the seed step(s) it implements, e.g. "003 Gold; 004 ijk"
+  std::string idea;       // one line: what it adds over its predecessor
+  Precision precision = Precision::fp32;
+  bool vendor = false;    // the row other rows on its device are compared with
+};
+
+struct Availability {
+  bool available = false;
+  std::string reason;     // why not, when unavailable
+};
+
+// Measures the duration of work issued to a device: a steady clock on the CPU, events on the GPU.
+class Stopwatch {
+ public:
+  virtual ~Stopwatch() = default;
+  virtual void start() = 0;
+  virtual void stop() = 0;
+  virtual double elapsed_ms() = 0;  // waits for the stopped work to finish
+};
+
+// Matrices resident where a backend computes, prepared for one shape. Not thread-safe.
+class Workspace {
+ public:
+  virtual ~Workspace() = default;
+  // Copies A and B in.
+  virtual void upload(const MatrixF& a, const MatrixF& b) = 0;
+  // Copies C in and keeps it as the value restore_output() brings back. Only needed when β ≠ 0.
+  virtual void set_output(const MatrixF& c) = 0;
+  // C = α·A·B + β·C on the resident data. With β = 0, C is not read (BLAS convention).
+  virtual void compute(float alpha, float beta) = 0;
+  // Copies the resident C out into c, which must have the workspace's shape.
+  virtual void download(MatrixF& c) = 0;
+  virtual void restore_output() = 0;             // resident C back to its uploaded value
+  virtual void flush_cache() = 0;                // evicts the inputs from the last-level cache
+  virtual void synchronize() = 0;                // waits for all issued work
+  virtual std::unique_ptr<Stopwatch> stopwatch() = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual const BackendInfo& info() const = 0;
+  virtual Availability availability() const = 0;
+  // Allocates storage for one shape; throws std::runtime_error (e.g. not enough device memory).
+  virtual std::unique_ptr<Workspace> prepare(const GemmShape& shape) const = 0;
+
+  // The whole computation on host matrices: C = α·A·B + β·C. Throws on mismatched shapes or
+  // when the backend is unavailable.
+  void gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) const;
+};
+
+// Throws std::invalid_argument unless A is M×K, B is K×N and C is M×N with M, N, K ≥ 1.
+GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c);
+
+}  // namespace matcompare

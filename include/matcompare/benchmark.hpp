@@ -1,0 +1,73 @@
+#pragma once
+// Verification and timing, written once and applied identically to every backend.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "matcompare/backend.hpp"
+#include "matcompare/error_metrics.hpp"
+
+namespace matcompare {
+
+struct BenchmarkOptions {
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  std::uint64_t seed = 42;
+  int repetitions = 5;        // at least this many timed samples…
+  double min_time_s = 0.25;   // …and at least this much timed work per measurement
+  double time_limit_s = 20;   // per backend and shape; a backend planned to need more is skipped
+  bool flush_cache = true;    // evict caches between samples
+};
+
+enum class Status { ok, failed, skipped, unavailable };
+std::string to_string(Status s);
+
+struct TimeStats {
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  double cv = 0;   // standard deviation / mean
+  int samples = 0;
+};
+
+struct BenchmarkResult {
+  BackendInfo backend;
+  GemmShape shape;
+  float alpha = 1, beta = 0;
+  Status status = Status::unavailable;
+  std::string reason;
+  TimeStats compute;          // compute only, data already resident
+  TimeStats total;            // upload + compute + download
+  double gflops = 0;          // from the compute median
+  double vs_vendor = 0;       // gflops / the vendor's gflops on this device and shape (0: unknown)
+  double estimated_run_s = 0; // for skipped rows: one run's estimated time
+  ErrorStats errors;
+  bool verified = false;      // errors were measured
+};
+
+// The inputs of one shape and their float64 reference.
+struct Problem {
+  GemmShape shape;
+  float alpha = 1, beta = 0;
+  MatrixF a, b, c;
+  Reference reference;
+};
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed);
+
+struct Progress {
+  std::string backend;
+  GemmShape shape;
+  int done = 0, total = 0;    // measurements finished / planned in the whole run
+  double elapsed_s = 0;
+};
+using ProgressFn = std::function<void(const Progress&)>;
+
+// One backend on one problem: availability, time estimate, verification, then timing.
+BenchmarkResult measure(const Backend& backend, const Problem& problem, const BenchmarkOptions& options);
+
+// Every backend on every shape. Each device's vendor backend is added when absent, measured first,
+// and every row's vs_vendor is set against it. Results come shape by shape, in registry order.
+std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
+                                            const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
+                                            const ProgressFn& progress = {});
+
+}  // namespace matcompare

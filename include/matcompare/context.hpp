@@ -1,0 +1,62 @@
+#pragma once
+// The machine a result was measured on: every report carries it.
+#include <optional>
+#include <string>
+
+namespace matcompare {
+
+struct GpuContext {
+  int index = 0;
+  std::string name;
+  std::string compute_capability;   // "9.0"
+  int multiprocessors = 0;
+  double l2_mib = 0;
+  double memory_gib = 0;
+  int sm_clock_max_mhz = 0;         // the device's rated peak
+  int sm_clock_observed_mhz = 0;    // measured with a clock64() spin right after the benchmarks
+  int memory_clock_max_mhz = 0;
+  std::string driver_version;       // CUDA driver API version, e.g. "13.0"
+  std::string runtime_version;
+  std::string cublas_version;
+  std::string cache_policy;
+};
+
+struct RunContext {
+  std::string matcompare_version;
+  std::string git_commit;
+  std::string build_type;
+  std::string cxx_compiler;
+  std::string cuda_compiler;        // empty when built without CUDA
+  std::string hostname;
+  std::string cpu_model;
+  int cpu_cores = 0;                // logical processors online
+  int omp_threads = 0;
+  std::string openblas_config;
+  std::string openblas_core;
+  std::string openblas_parallel;    // "sequential", "pthreads" or "openmp"
+  int openblas_threads = 0;
+  std::string host_cache_policy;
+  std::optional<GpuContext> gpu;
+  std::string gpu_unavailable_reason;
+  std::string command_line;
+  std::string timestamp_utc;
+};
+
+const char* version();
+
+// Makes GPU `index` the one GPU backends use; throws std::runtime_error when it does not exist.
+void select_gpu(int index);
+
+// OpenBLAS picks its kernels when it loads; an OpenBLAS older than the CPU falls back to a generic
+// core (Prescott) and runs several times slower. Returns the OPENBLAS_CORETYPE to restart with
+// ("SkylakeX" on AVX-512, "Haswell" on AVX2), or nullptr when the loaded core is fine or was chosen
+// by the user through OPENBLAS_CORETYPE.
+const char* openblas_coretype_fix();
+
+// Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor).
+void set_threads(int threads);
+
+// Collects what can be read now; call after the benchmarks so the observed clock is a warm one.
+RunContext collect_context(const std::string& command_line);
+
+}  // namespace matcompare

@@ -1,0 +1,77 @@
+#include "matcompare/error_metrics.hpp"
+
+#include <cblas.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace matcompare {
+
+std::string to_string(Precision p) { return p == Precision::fp32 ? "fp32" : "tf32"; }
+
+double unit_roundoff(Precision p) { return p == Precision::fp32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -11); }
+
+double blas_ratio_threshold(Precision p, std::int64_t k) {
+  const double accumulation = double(k) + 2.0;  // γ_{k+2} in units of 2^-24
+  if (p == Precision::fp32) return accumulation;
+  // Each TF32 input carries up to 2 units of 2^-11 (hardware may truncate rather than round),
+  // so a product carries up to 4; the sum then runs in FP32.
+  return 4.0 + accumulation * unit_roundoff(Precision::fp32) / unit_roundoff(Precision::tf32);
+}
+
+Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c) {
+  if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
+    throw std::invalid_argument("reference: A is " + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
+                                ", B is " + std::to_string(b.rows()) + "x" + std::to_string(b.cols()) +
+                                ", C is " + std::to_string(c.rows()) + "x" + std::to_string(c.cols()));
+  const auto m = static_cast<blasint>(a.rows()), n = static_cast<blasint>(b.cols()), k = static_cast<blasint>(a.cols());
+  Reference ref;
+  ref.k = k;
+  ref.value = c.cast<double>();
+  ref.scale = c.cast<double>();
+  for (std::size_t i = 0; i < ref.scale.size(); ++i) ref.scale.data()[i] = std::fabs(ref.scale.data()[i]);
+
+  MatrixD a64 = a.cast<double>(), b64 = b.cast<double>();
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a64.data(), k, b64.data(), n, beta,
+              ref.value.data(), n);
+  for (std::size_t i = 0; i < a64.size(); ++i) a64.data()[i] = std::fabs(a64.data()[i]);
+  for (std::size_t i = 0; i < b64.size(); ++i) b64.data()[i] = std::fabs(b64.data()[i]);
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, std::fabs(double(alpha)), a64.data(), k,
+              b64.data(), n, std::fabs(double(beta)), ref.scale.data(), n);
+  return ref;
+}
+
+ErrorStats compare_to_reference(const MatrixF& result, const Reference& ref, Precision precision) {
+  if (result.rows() != ref.value.rows() || result.cols() != ref.value.cols())
+    throw std::invalid_argument("result is " + std::to_string(result.rows()) + "x" + std::to_string(result.cols()) +
+                                " but the reference is " + std::to_string(ref.value.rows()) + "x" +
+                                std::to_string(ref.value.cols()));
+  const double eps = unit_roundoff(precision);
+  ErrorStats s;
+  double diff_sq = 0, ref_sq = 0;
+  for (std::size_t i = 0; i < result.size(); ++i) {
+    const double x = result.data()[i], r = ref.value.data()[i];
+    if (!std::isfinite(x)) {
+      s.finite = false;
+      continue;
+    }
+    const double d = std::fabs(x - r);
+    s.max_abs = std::max(s.max_abs, d);
+    s.sum_abs += d;
+    diff_sq += d * d;
+    ref_sq += r * r;
+    const double bound = eps * ref.scale.data()[i];
+    // A zero bound means the exact answer is representable: any difference is an error.
+    const double ratio = bound > 0 ? d / bound : (d > 0 ? INFINITY : 0.0);
+    s.blas_ratio = std::max(s.blas_ratio, ratio);
+  }
+  s.rel_frobenius = ref_sq > 0 ? std::sqrt(diff_sq / ref_sq) : std::sqrt(diff_sq);
+  if (!s.finite) {
+    s.max_abs = s.sum_abs = s.rel_frobenius = s.blas_ratio = NAN;
+  }
+  s.passed = s.finite && s.blas_ratio <= blas_ratio_threshold(precision, ref.k);
+  return s;
+}
+
+}  // namespace matcompare

@@ -1,0 +1,302 @@
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#include "matcompare/benchmark.hpp"
+#include "matcompare/registry.hpp"
+
+namespace matcompare {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+std::string format(const char* fmt, double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, fmt, x);
+  return text;
+}
+
+std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+// Mixes the user's seed with the shape and the operand so every matrix of a run is fresh.
+std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t operand) {
+  std::uint64_t x = seed ^ (std::uint64_t(s.m) * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t(s.n) << 21) ^
+                    (std::uint64_t(s.k) << 42) ^ (operand * 0xBF58476D1CE4E5B9ull);
+  x ^= x >> 31;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 29);
+}
+
+double available_host_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024.0;
+  return std::numeric_limits<double>::infinity();
+}
+
+MatrixF first_rows(const MatrixF& x, std::size_t rows) {
+  MatrixF part(rows, x.cols());
+  std::copy(x.data(), x.data() + rows * x.cols(), part.data());
+  return part;
+}
+
+TimeStats summarize(std::vector<double> ms) {
+  TimeStats t;
+  t.samples = int(ms.size());
+  if (ms.empty()) return t;
+  std::sort(ms.begin(), ms.end());
+  const std::size_t n = ms.size();
+  t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+  t.min_ms = ms.front();
+  t.max_ms = ms.back();
+  double mean = 0;
+  for (double x : ms) mean += x;
+  mean /= double(n);
+  double var = 0;
+  for (double x : ms) var += (x - mean) * (x - mean);
+  t.cv = (n > 1 && mean > 0) ? std::sqrt(var / double(n - 1)) / mean : 0;
+  return t;
+}
+
+// Samples until at least `repetitions` samples and `min_time` of timed work; a run whose
+// untimed preparation dominates (cache flushes around microsecond kernels) stops at 4x min_time.
+template <typename Prepare, typename Timed>
+TimeStats sample(const BenchmarkOptions& o, Prepare prepare, Timed timed) {
+  std::vector<double> ms;
+  double timed_total_ms = 0;
+  const auto start = Clock::now();
+  while (true) {
+    prepare();
+    const double t = timed();
+    ms.push_back(t);
+    timed_total_ms += t;
+    const bool enough_samples = int(ms.size()) >= o.repetitions;
+    if (enough_samples && (timed_total_ms >= o.min_time_s * 1000.0 || seconds_since(start) >= 4 * o.min_time_s)) break;
+  }
+  return summarize(std::move(ms));
+}
+
+// Seconds one full run should take, from timing a few rows of C. A run costs a fixed part (packing
+// or transposing B, launches) plus a part proportional to M, so two trials fit both: the trials start
+// near 2e7 flops and grow 8x until one lasts 20 ms or covers the whole problem (then it is exact).
+double estimate_run_seconds(const Backend& backend, const Problem& p, int& trial_rows) {
+  const GemmShape& s = p.shape;
+  std::int64_t rows = std::clamp<std::int64_t>(std::int64_t(2e7 / (2.0 * double(s.n) * double(s.k))), 1, s.m);
+  std::int64_t previous_rows = 0;
+  double previous_t = 0;
+  while (true) {
+    auto ws = backend.prepare(GemmShape{rows, s.n, s.k});
+    ws->upload(rows == s.m ? p.a : first_rows(p.a, std::size_t(rows)), p.b);
+    if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : first_rows(p.c, std::size_t(rows)));
+    double t = 0;
+    for (int i = 0; i < 2; ++i) {  // the first run pays for module loading and library start-up
+      const auto t0 = Clock::now();
+      ws->compute(p.alpha, p.beta);
+      ws->synchronize();
+      t = seconds_since(t0);
+    }
+    trial_rows = int(rows);
+    if (rows == s.m) return t;
+    if (t >= 0.02) {
+      const double per_row = previous_rows ? std::max(0.0, (t - previous_t) / double(rows - previous_rows))
+                                           : t / double(rows);
+      const double fixed = std::max(0.0, t - per_row * double(rows));
+      return fixed + per_row * double(s.m);
+    }
+    previous_rows = rows;
+    previous_t = t;
+    rows = std::min(s.m, rows * 8);
+  }
+}
+
+std::string lift_hint(double needed_s, double limit_s) {
+  return format("needs ~%.0f s", needed_s) + format(", over --time-limit %g", limit_s) +
+         format("; run with --time-limit %.0f to measure it", std::ceil(needed_s * 1.2));
+}
+
+}  // namespace
+
+std::string to_string(Status s) {
+  switch (s) {
+    case Status::ok: return "ok";
+    case Status::failed: return "failed";
+    case Status::skipped: return "skipped";
+    case Status::unavailable: return "unavailable";
+  }
+  return "?";
+}
+
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed) {
+  if (shape.m < 1 || shape.n < 1 || shape.k < 1)
+    throw std::invalid_argument("matrix sizes must be >= 1, got " + shape_text(shape));
+  const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
+  // float operands, their float64 copies for the reference, the reference and its error scale,
+  // one workspace's copies and the result being checked.
+  const double need = 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + 2 * m * n) +
+                      8 * m * n;
+  const double have = available_host_bytes();
+  if (need > have)
+    throw std::runtime_error("a " + shape_text(shape) + " problem needs about " + format("%.1f", need / (1ull << 30)) +
+                             " GiB of host memory but only " + format("%.1f", have / (1ull << 30)) + " GiB is available");
+  Problem p;
+  p.shape = shape;
+  p.alpha = alpha;
+  p.beta = beta;
+  p.a = MatrixF::random(shape.m, shape.k, derive_seed(seed, shape, 1));
+  p.b = MatrixF::random(shape.k, shape.n, derive_seed(seed, shape, 2));
+  p.c = MatrixF::random(shape.m, shape.n, derive_seed(seed, shape, 3));
+  p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
+  return p;
+}
+
+BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
+  BenchmarkResult r;
+  r.backend = backend.info();
+  r.shape = p.shape;
+  r.alpha = p.alpha;
+  r.beta = p.beta;
+  const Availability avail = backend.availability();
+  if (!avail.available) {
+    r.status = Status::unavailable;
+    r.reason = avail.reason;
+    return r;
+  }
+  const int runs_planned = 1 + 2 * o.repetitions;  // verification, compute samples, end-to-end samples
+  try {
+    int trial_rows = 0;
+    r.estimated_run_s = estimate_run_seconds(backend, p, trial_rows);
+    if (r.estimated_run_s * runs_planned > o.time_limit_s) {
+      r.status = Status::skipped;
+      r.reason = format("estimated %.3g s per run", r.estimated_run_s) + " (from a " + std::to_string(trial_rows) +
+                 "-row trial); " + std::to_string(runs_planned) + " runs " +
+                 lift_hint(r.estimated_run_s * runs_planned, o.time_limit_s);
+      return r;
+    }
+
+    auto ws = backend.prepare(p.shape);
+    // β = 0 promises C is not read: NaN there makes any read show in the result.
+    const MatrixF c_in = p.beta == 0.0f ? MatrixF(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
+    MatrixF out(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN());
+    ws->upload(p.a, p.b);
+    ws->set_output(c_in);
+    const auto t0 = Clock::now();
+    ws->compute(p.alpha, p.beta);
+    ws->synchronize();
+    const double verify_s = seconds_since(t0);
+    ws->download(out);
+    r.errors = compare_to_reference(out, p.reference, r.backend.precision);
+    r.verified = true;
+    if (!r.errors.passed) {
+      r.status = Status::failed;
+      r.reason = !r.errors.finite ? "NaN or Inf in the result"
+                                  : format("differs from the float64 reference: blas ratio %.3g", r.errors.blas_ratio) +
+                                        format(" > %.3g", blas_ratio_threshold(r.backend.precision, p.shape.k));
+      return r;
+    }
+    if (verify_s * (runs_planned - 1) > o.time_limit_s) {
+      r.status = Status::skipped;
+      r.estimated_run_s = verify_s;
+      r.reason = format("verified, but one run took %.3g s", verify_s) + "; " + std::to_string(runs_planned - 1) +
+                 " timed runs " + lift_hint(verify_s * (runs_planned - 1), o.time_limit_s);
+      return r;
+    }
+
+    auto stopwatch = ws->stopwatch();
+    r.compute = sample(
+        o,
+        [&] {
+          ws->restore_output();
+          if (o.flush_cache) ws->flush_cache();
+        },
+        [&] {
+          stopwatch->start();
+          ws->compute(p.alpha, p.beta);
+          stopwatch->stop();
+          return stopwatch->elapsed_ms();
+        });
+    r.total = sample(
+        o,
+        [&] {
+          if (o.flush_cache) ws->flush_cache();
+          ws->synchronize();
+        },
+        [&] {
+          const auto start = Clock::now();
+          ws->upload(p.a, p.b);
+          if (p.beta != 0.0f) ws->set_output(c_in);
+          ws->compute(p.alpha, p.beta);
+          ws->download(out);
+          return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        });
+    r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
+    r.status = Status::ok;
+  } catch (const std::bad_alloc&) {
+    r.status = Status::failed;
+    r.reason = "out of host memory";
+  } catch (const std::exception& e) {
+    r.status = Status::failed;
+    r.reason = e.what();
+  }
+  return r;
+}
+
+std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
+                                            const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
+                                            const ProgressFn& progress) {
+  // Registry order, with the vendor of every selected device added.
+  std::vector<const Backend*> backends;
+  for (const Backend* b : all_backends()) {
+    const bool chosen = std::find(selected.begin(), selected.end(), b) != selected.end();
+    const bool device_vendor = b->info().vendor && std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
+                                 return s->info().device == b->info().device;
+                               });
+    if (chosen || device_vendor) backends.push_back(b);
+  }
+  std::vector<const Backend*> order;  // vendors first: everything else is compared with them
+  for (const Backend* b : backends)
+    if (b->info().vendor) order.push_back(b);
+  for (const Backend* b : backends)
+    if (!b->info().vendor) order.push_back(b);
+
+  std::vector<BenchmarkResult> all;
+  const auto start = Clock::now();
+  int done = 0;
+  const int total = int(shapes.size() * order.size());
+  for (const GemmShape& shape : shapes) {
+    const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed);
+    std::map<const Backend*, BenchmarkResult> by_backend;
+    for (const Backend* b : order) {
+      if (progress) progress(Progress{b->info().name, shape, done, total, seconds_since(start)});
+      by_backend[b] = measure(*b, problem, options);
+      ++done;
+    }
+    std::map<DeviceKind, double> vendor_gflops;
+    for (const auto& [b, r] : by_backend)
+      if (b->info().vendor && r.status == Status::ok) vendor_gflops[b->info().device] = r.gflops;
+    for (const Backend* b : backends) {
+      BenchmarkResult r = by_backend[b];
+      const auto vendor = vendor_gflops.find(b->info().device);
+      if (r.status == Status::ok && vendor != vendor_gflops.end() && vendor->second > 0)
+        r.vs_vendor = r.gflops / vendor->second;
+      all.push_back(std::move(r));
+    }
+  }
+  if (progress) progress(Progress{"", shapes.empty() ? GemmShape{} : shapes.back(), done, total, seconds_since(start)});
+  return all;
+}
+
+}  // namespace matcompare

@@ -1,0 +1,159 @@
+#include "matcompare/matrix.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace matcompare {
+namespace {
+
+constexpr std::size_t kAlignment = 64;
+
+std::string shape_text(std::size_t r, std::size_t c) {
+  return std::to_string(r) + "x" + std::to_string(c);
+}
+
+}  // namespace
+
+template <typename T>
+void Matrix<T>::AlignedFree::operator()(T* p) const noexcept {
+  std::free(p);
+}
+
+template <typename T>
+std::unique_ptr<T[], typename Matrix<T>::AlignedFree> Matrix<T>::allocate(std::size_t count) {
+  if (count == 0) return {};
+  if (count > (std::size_t(-1) - kAlignment) / sizeof(T)) throw std::bad_alloc();
+  const std::size_t bytes = (count * sizeof(T) + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = std::aligned_alloc(kAlignment, bytes);
+  if (!p) throw std::bad_alloc();
+  return std::unique_ptr<T[], AlignedFree>(static_cast<T*>(p));
+}
+
+template <typename T>
+Matrix<T>::Matrix(std::size_t rows, std::size_t cols) : Matrix(rows, cols, T(0)) {}
+
+template <typename T>
+Matrix<T>::Matrix(std::size_t rows, std::size_t cols, T value)
+    : rows_(rows), cols_(cols), data_(allocate(rows * cols)) {
+  if (cols != 0 && rows > std::size_t(-1) / cols) throw std::bad_alloc();
+  fill(value);
+}
+
+template <typename T>
+Matrix<T>::Matrix(const Matrix& other)
+    : rows_(other.rows_), cols_(other.cols_), data_(allocate(other.size())) {
+  if (!other.empty()) std::memcpy(data_.get(), other.data_.get(), size() * sizeof(T));
+}
+
+template <typename T>
+Matrix<T>::Matrix(Matrix&& other) noexcept
+    : rows_(other.rows_), cols_(other.cols_), data_(std::move(other.data_)) {
+  other.rows_ = other.cols_ = 0;
+}
+
+template <typename T>
+Matrix<T>& Matrix<T>::operator=(const Matrix& other) {
+  if (this != &other) *this = Matrix(other);
+  return *this;
+}
+
+template <typename T>
+Matrix<T>& Matrix<T>::operator=(Matrix&& other) noexcept {
+  rows_ = other.rows_;
+  cols_ = other.cols_;
+  data_ = std::move(other.data_);
+  other.rows_ = other.cols_ = 0;
+  return *this;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::random(std::size_t rows, std::size_t cols, std::uint64_t seed) {
+  Matrix m(rows, cols);
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  for (std::size_t i = 0; i < m.size(); ++i) m.data_[i] = static_cast<T>(dist(engine));
+  return m;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::identity(std::size_t n) {
+  Matrix m(n, n);
+  for (std::size_t i = 0; i < n; ++i) m(i, i) = T(1);
+  return m;
+}
+
+template <typename T>
+T& Matrix<T>::at(std::size_t r, std::size_t c) {
+  if (r >= rows_ || c >= cols_)
+    throw std::out_of_range("element (" + std::to_string(r) + ", " + std::to_string(c) +
+                            ") is outside a " + shape_text(rows_, cols_) + " matrix");
+  return (*this)(r, c);
+}
+
+template <typename T>
+const T& Matrix<T>::at(std::size_t r, std::size_t c) const {
+  return const_cast<Matrix*>(this)->at(r, c);
+}
+
+template <typename T>
+void Matrix<T>::fill(T value) noexcept {
+  std::fill(data_.get(), data_.get() + size(), value);
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::transposed() const {
+  Matrix t(cols_, rows_);
+  for (std::size_t r = 0; r < rows_; ++r)
+    for (std::size_t c = 0; c < cols_; ++c) t(c, r) = (*this)(r, c);
+  return t;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::operator+(const Matrix& other) const {
+  if (rows_ != other.rows_ || cols_ != other.cols_)
+    throw std::invalid_argument("cannot add a " + shape_text(other.rows_, other.cols_) + " matrix to a " +
+                                shape_text(rows_, cols_) + " matrix");
+  Matrix sum(*this);
+  for (std::size_t i = 0; i < size(); ++i) sum.data_[i] += other.data_[i];
+  return sum;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::operator-(const Matrix& other) const {
+  if (rows_ != other.rows_ || cols_ != other.cols_)
+    throw std::invalid_argument("cannot subtract a " + shape_text(other.rows_, other.cols_) + " matrix from a " +
+                                shape_text(rows_, cols_) + " matrix");
+  Matrix diff(*this);
+  for (std::size_t i = 0; i < size(); ++i) diff.data_[i] -= other.data_[i];
+  return diff;
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::operator*(const Matrix& other) const {
+  if (cols_ != other.rows_)
+    throw std::invalid_argument("cannot multiply a " + shape_text(rows_, cols_) + " matrix by a " +
+                                shape_text(other.rows_, other.cols_) + " matrix");
+  Matrix product(rows_, other.cols_);
+  for (std::size_t i = 0; i < rows_; ++i)
+    for (std::size_t p = 0; p < cols_; ++p) {
+      const T a = (*this)(i, p);
+      for (std::size_t j = 0; j < other.cols_; ++j) product(i, j) += a * other(p, j);
+    }
+  return product;
+}
+
+template <typename T>
+bool Matrix<T>::operator==(const Matrix& other) const noexcept {
+  if (rows_ != other.rows_ || cols_ != other.cols_) return false;
+  return empty() || std::memcmp(data_.get(), other.data_.get(), size() * sizeof(T)) == 0;
+}
+
+template class Matrix<float>;
+template class Matrix<double>;
+
+}  // namespace matcompare

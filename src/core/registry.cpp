@@ -1,0 +1,197 @@
+// The one list of backends. Order: CPU then GPU, each ladder in the order its seeds teach it,
+// the vendor library last on its device.
+#include "matcompare/registry.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <stdexcept>
+
+#include "../cpu/kernels.hpp"
+#include "../gpu/gpu_runtime.hpp"
+#include "../gpu/kernels.hpp"
+
+#if MATCOMPARE_HAVE_CUDA
+#define GPU_LAUNCH(fn) &gpu::fn
+#else
+#define GPU_LAUNCH(fn) nullptr
+#endif
+
+namespace matcompare {
+namespace {
+
+using gpu::GpuKernelSpec;
+
+BackendInfo describe(const char* name, const char* seed, const char* idea, Precision p = Precision::fp32,
+                     bool vendor = false) {
+  BackendInfo info;
+  info.name = name;
+  info.seed = seed;
+  info.idea = idea;
+  info.precision = p;
+  info.vendor = vendor;
+  return info;
+}
+
+std::size_t transposed_b_bytes(const GemmShape& s) { return std::size_t(s.k) * std::size_t(s.n) * sizeof(float); }
+
+std::vector<std::unique_ptr<Backend>> build_backends() {
+  std::vector<std::unique_ptr<Backend>> list;
+  auto cpu = [&](BackendInfo info, cpu::CpuKernel kernel) { list.push_back(cpu::make_cpu_backend(std::move(info), kernel)); };
+  auto gpu = [&](BackendInfo info, GpuKernelSpec spec) { list.push_back(gpu::make_gpu_backend(std::move(info), spec)); };
+
+  cpu(describe("cpu/gold", "003 Gold; 004 CPU (ijk)", "textbook i-j-k triple loop, one thread"), cpu::gemm_gold);
+  cpu(describe("cpu/gold-omp", "003 Gold_with_omp", "rows of C shared among OpenMP threads"), cpu::gemm_gold_omp);
+  cpu(describe("cpu/transposed-b", "003 Gold_with_transpose", "B transposed first so both operands are read along rows"),
+      cpu::gemm_transposed_b);
+  cpu(describe("cpu/single-packing", "003 S_packing", "each step computes 1x4 outputs, reusing one A value for 4 columns"),
+      cpu::gemm_single_packing);
+  cpu(describe("cpu/double-packing", "003 D_packing", "4x4 register block of C: 4 rows of A reused against 4 columns of B"),
+      cpu::gemm_double_packing);
+  cpu(describe("cpu/tiling", "003 Tiling", "cache blocks of A, B and C so each block is reused while it is in cache"),
+      cpu::gemm_tiling);
+  cpu(describe("cpu/loop-ijk", "004 loop order ijk", "dot product order: B read down a column (stride N)"), cpu::gemm_loop_ijk);
+  cpu(describe("cpu/loop-ikj", "004 loop order ikj", "inner loop runs along rows of B and C: unit stride, vectorizable"),
+      cpu::gemm_loop_ikj);
+  cpu(describe("cpu/loop-jik", "004 loop order jik", "dot product order with j outermost"), cpu::gemm_loop_jik);
+  cpu(describe("cpu/loop-jki", "004 loop order jki", "inner loop walks columns of A and C: stride K and N"), cpu::gemm_loop_jki);
+  cpu(describe("cpu/loop-kij", "004 loop order kij", "rank-1 updates, inner loop along rows of B and C"), cpu::gemm_loop_kij);
+  cpu(describe("cpu/loop-kji", "004 loop order kji", "rank-1 updates, inner loop down columns of A and C"), cpu::gemm_loop_kji);
+  cpu(describe("cpu/blis", "BLIS-style step beyond the seeds",
+               "packed panels, five blocking loops and an 8x8-register micro-kernel, OpenMP over the loops"),
+      cpu::gemm_blis);
+  cpu(describe("cpu/openblas", "vendor (003/004 baselines)", "OpenBLAS cblas_sgemm", Precision::fp32, true),
+      cpu::gemm_openblas);
+
+  const GpuKernelSpec padded_to_32{nullptr, 32, 32, 32};
+  auto with = [](GpuKernelSpec spec, gpu::LaunchFn launch) {
+    spec.launch = launch;
+    return spec;
+  };
+  gpu(describe("gpu/naive", "000 gemmKernel", "one thread per element; threadIdx.x walks rows, so warps are uncoalesced"),
+      with({}, GPU_LAUNCH(launch_naive)));
+  gpu(describe("gpu/naive-coalesced", "003 matrixMul_naive; 004 GPU3",
+               "one thread per element; threadIdx.x walks columns, so a warp reads B and writes C contiguously"),
+      with({}, GPU_LAUNCH(launch_naive_coalesced)));
+  gpu(describe("gpu/dot-transposed-b", "003 matrixMul_coalescing",
+               "B transposed on the device first, then row-by-row dot products"),
+      GpuKernelSpec{GPU_LAUNCH(launch_dot_transposed_b), 1, 4, 4, &transposed_b_bytes});
+  gpu(describe("gpu/cg-warp-shuffle", "002 sgemm_naive",
+               "column-major 32x32 tile per block; A values passed between lanes by warp shuffles"),
+      with({}, GPU_LAUNCH(launch_cg_warp_shuffle)));
+  gpu(describe("gpu/cg-register-outputs", "002 sgemm_shared", "outputs kept in registers instead of a shared tile"),
+      with({}, GPU_LAUNCH(launch_cg_register_outputs)));
+  gpu(describe("gpu/cg-thread-tile-2x2", "002 sgemm_thread_tile",
+               "each thread computes a 2x2 tile; padded shared tiles; C staged through shared memory"),
+      with({}, GPU_LAUNCH(launch_cg_thread_tile)));
+  gpu(describe("gpu/smem-tiled", "001 v1/v2; 003 matrixMul_tiling; 004 matmul4",
+               "square tiles of A and B staged in dynamic shared memory, run-time tile size, bounds checks"),
+      with({}, GPU_LAUNCH(launch_smem_tiled)));
+  gpu(describe("gpu/smem-tiled-pitched", "004 matmul5",
+               "matrices padded to whole tiles (cudaMallocPitch) so the kernel has no bounds checks"),
+      with(padded_to_32, GPU_LAUNCH(launch_smem_tiled_pitched)));
+  gpu(describe("gpu/smem-tiled-template", "004 matmul6", "tile size a template parameter: loops fully unrolled"),
+      with(padded_to_32, GPU_LAUNCH(launch_smem_tiled_template)));
+  gpu(describe("gpu/volkov-outer-product", "004 matmul7",
+               "Volkov: a thread owns a 16-row column of a C tile in registers; B read straight to registers"),
+      GpuKernelSpec{GPU_LAUNCH(launch_volkov_outer_product), 16, 64, 32});
+  gpu(describe("gpu/volkov-transposed-a", "004 matmul8", "Volkov with the A tile stored transposed and padded (+1)"),
+      GpuKernelSpec{GPU_LAUNCH(launch_volkov_transposed_a), 16, 64, 32});
+  gpu(describe("gpu/float4-global", "000 gemm_use_128", "each thread computes 4x4 outputs from 128-bit float4 loads"),
+      with({}, GPU_LAUNCH(launch_float4_global)));
+  gpu(describe("gpu/thread-tile-global", "000 gemm_use_tile", "larger 8x8 thread tile from float4 loads, no shared memory"),
+      with({}, GPU_LAUNCH(launch_thread_tile_global)));
+  gpu(describe("gpu/smem-thread-tile", "001 v3", "128x128x8 shared tiles, 32x32 threads each computing 4x4 outputs"),
+      with({}, GPU_LAUNCH(launch_smem_thread_tile)));
+  gpu(describe("gpu/smem-remapped-loads", "001 v4", "thread indices remapped so tile loads are coalesced"),
+      with({}, GPU_LAUNCH(launch_smem_remapped_loads)));
+  gpu(describe("gpu/smem-float4", "000 gemm_use_smem; 001 v5",
+               "256 threads, 8x8 outputs each, tiles loaded with float4"),
+      with({}, GPU_LAUNCH(launch_smem_float4)));
+  gpu(describe("gpu/smem-transposed-a", "000 gemm_transpose_smem; 001 v6",
+               "A tile stored transposed in shared memory: column reads become row reads"),
+      with({}, GPU_LAUNCH(launch_smem_transposed_a)));
+  gpu(describe("gpu/smem-outer-product", "001 v7", "fragments read from shared memory as float4: outer product per k"),
+      with({}, GPU_LAUNCH(launch_smem_outer_product)));
+  gpu(describe("gpu/register-prefetch", "000 gemm_hide_smem_latency",
+               "next k's fragments loaded into registers while this k's are multiplied"),
+      with({}, GPU_LAUNCH(launch_register_prefetch)));
+  gpu(describe("gpu/double-buffered", "000 gemm_final; 001 v8",
+               "two shared buffers: the next tile is fetched from global memory during compute"),
+      with({}, GPU_LAUNCH(launch_double_buffered)));
+  gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
+      with({}, GPU_LAUNCH(launch_wmma_tf32)));
+  GpuKernelSpec cublas{};
+  cublas.uses_cublas = true;
+  gpu(describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32),
+      with(cublas, GPU_LAUNCH(launch_cublas_tf32)));
+  gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
+               Precision::fp32, true),
+      with(cublas, GPU_LAUNCH(launch_cublas_fp32)));
+  return list;
+}
+
+bool matches(const std::string& name, const std::string& pattern) {
+  // Glob with '*' only; without '*', a substring match.
+  if (pattern.find('*') == std::string::npos) return name.find(pattern) != std::string::npos;
+  std::size_t n = 0, p = 0, star = std::string::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == name[n]) {
+      ++n;
+      ++p;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+}  // namespace
+
+const std::vector<const Backend*>& all_backends() {
+  static const std::vector<std::unique_ptr<Backend>> owned = build_backends();
+  static const std::vector<const Backend*> view = [] {
+    std::vector<const Backend*> v;
+    for (const auto& b : owned) v.push_back(b.get());
+    return v;
+  }();
+  return view;
+}
+
+const Backend& find_backend(const std::string& name) {
+  for (const Backend* b : all_backends())
+    if (b->info().name == name) return *b;
+  std::string similar;
+  for (const Backend* b : all_backends())
+    if (matches(b->info().name, name.substr(name.find('/') == std::string::npos ? 0 : name.find('/') + 1)))
+      similar += (similar.empty() ? "" : ", ") + b->info().name;
+  throw std::invalid_argument("no backend named '" + name + "'" +
+                              (similar.empty() ? " (matcompare --list shows them)" : "; did you mean " + similar + "?"));
+}
+
+std::vector<const Backend*> select_backends(const std::string& patterns) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (start <= patterns.size()) {
+    const std::size_t comma = patterns.find(',', start);
+    const std::string part = patterns.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (!part.empty()) parts.push_back(part);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  std::vector<const Backend*> chosen;
+  for (const Backend* b : all_backends()) {
+    const bool take = parts.empty() || std::any_of(parts.begin(), parts.end(),
+                                                   [&](const std::string& p) { return matches(b->info().name, p); });
+    if (take) chosen.push_back(b);
+  }
+  return chosen;
+}
+
+}  // namespace matcompare

@@ -1,0 +1,288 @@
+#include "matcompare/reporters.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+namespace matcompare {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string fixed(double x, int digits) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", digits, x);
+  return text;
+}
+
+std::string sci(double x) {
+  if (std::isnan(x)) return "nan";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2e", x);
+  return text;
+}
+
+std::string shape_text(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+json number_or_null(double x, bool known) { return known && std::isfinite(x) ? json(x) : json(nullptr); }
+
+json context_json(const RunContext& c) {
+  json j;
+  j["tool"] = "matcompare";
+  j["version"] = c.matcompare_version;
+  j["git_commit"] = c.git_commit;
+  j["build_type"] = c.build_type;
+  j["cxx_compiler"] = c.cxx_compiler;
+  j["cuda_compiler"] = c.cuda_compiler;
+  j["hostname"] = c.hostname;
+  j["cpu_model"] = c.cpu_model;
+  j["cpu_cores"] = c.cpu_cores;
+  j["omp_threads"] = c.omp_threads;
+  j["openblas"] = {{"config", c.openblas_config},
+                   {"core", c.openblas_core},
+                   {"parallel", c.openblas_parallel},
+                   {"threads", c.openblas_threads}};
+  j["host_cache_policy"] = c.host_cache_policy;
+  if (c.gpu) {
+    const GpuContext& g = *c.gpu;
+    j["gpu"] = {{"index", g.index},
+                {"name", g.name},
+                {"compute_capability", g.compute_capability},
+                {"multiprocessors", g.multiprocessors},
+                {"l2_mib", g.l2_mib},
+                {"memory_gib", g.memory_gib},
+                {"sm_clock_max_mhz", g.sm_clock_max_mhz},
+                {"sm_clock_observed_mhz", g.sm_clock_observed_mhz},
+                {"memory_clock_max_mhz", g.memory_clock_max_mhz},
+                {"driver_version", g.driver_version},
+                {"runtime_version", g.runtime_version},
+                {"cublas_version", g.cublas_version},
+                {"cache_policy", g.cache_policy}};
+  } else {
+    j["gpu"] = nullptr;
+  }
+  j["gpu_unavailable_reason"] = c.gpu_unavailable_reason;
+  j["timing"] = {{"compute", "median of samples after a verification run; GPU by CUDA events, CPU by steady_clock"},
+                 {"total", "host steady_clock around upload + compute + download"}};
+  j["command_line"] = c.command_line;
+  j["timestamp_utc"] = c.timestamp_utc;
+  return j;
+}
+
+json result_json(const BenchmarkResult& r) {
+  const bool timed = r.status == Status::ok;
+  const bool checked = r.verified && r.errors.finite;
+  json j;
+  j["backend"] = r.backend.name;
+  j["device"] = to_string(r.backend.device);
+  j["seed"] = r.backend.seed;
+  j["idea"] = r.backend.idea;
+  j["precision"] = to_string(r.backend.precision);
+  j["vendor"] = r.backend.vendor;
+  j["m"] = r.shape.m;
+  j["n"] = r.shape.n;
+  j["k"] = r.shape.k;
+  j["alpha"] = r.alpha;
+  j["beta"] = r.beta;
+  j["status"] = to_string(r.status);
+  j["reason"] = r.reason;
+  j["median_ms"] = number_or_null(r.compute.median_ms, timed);
+  j["min_ms"] = number_or_null(r.compute.min_ms, timed);
+  j["max_ms"] = number_or_null(r.compute.max_ms, timed);
+  j["cv"] = number_or_null(r.compute.cv, timed);
+  j["samples"] = r.compute.samples;
+  j["total_ms"] = number_or_null(r.total.median_ms, timed);
+  j["total_min_ms"] = number_or_null(r.total.min_ms, timed);
+  j["total_samples"] = r.total.samples;
+  j["gflops"] = number_or_null(r.gflops, timed);
+  j["vs_vendor"] = number_or_null(r.vs_vendor, timed && r.vs_vendor > 0);
+  j["estimated_run_s"] = number_or_null(r.estimated_run_s, r.estimated_run_s > 0);
+  j["max_abs_error"] = number_or_null(r.errors.max_abs, checked);
+  j["sum_abs_error"] = number_or_null(r.errors.sum_abs, checked);
+  j["rel_error"] = number_or_null(r.errors.rel_frobenius, checked);
+  j["blas_ratio"] = number_or_null(r.errors.blas_ratio, checked);
+  j["passed"] = r.verified ? json(r.errors.passed) : json(nullptr);
+  return j;
+}
+
+std::vector<std::string> header() {
+  return {"backend", "device", "shape", "median ms", "total ms", "GFLOP/s", "x vendor", "max abs err",
+          "sum abs err", "rel err", "blas ratio", "pass", "note"};
+}
+
+std::vector<std::string> cells(const BenchmarkResult& r) {
+  const bool timed = r.status == Status::ok;
+  const bool checked = r.verified;
+  std::string pass = r.verified ? (r.errors.passed ? "yes" : "NO") : "-";
+  std::string note = r.status == Status::ok ? std::string(r.backend.precision == Precision::tf32 ? "tf32" : "")
+                                            : to_string(r.status) + ": " + r.reason;
+  return {r.backend.name,
+          to_string(r.backend.device),
+          shape_text(r.shape),
+          timed ? fixed(r.compute.median_ms, 3) : "-",
+          timed ? fixed(r.total.median_ms, 3) : "-",
+          timed ? fixed(r.gflops, 1) : "-",
+          timed && r.vs_vendor > 0 ? fixed(r.vs_vendor, 2) : "-",
+          checked ? sci(r.errors.max_abs) : "-",
+          checked ? sci(r.errors.sum_abs) : "-",
+          checked ? sci(r.errors.rel_frobenius) : "-",
+          checked ? fixed(r.errors.blas_ratio, 2) : "-",
+          pass,
+          note};
+}
+
+void write_context_lines(std::ostream& out, const RunContext& c, const char* prefix) {
+  out << prefix << "matcompare " << c.matcompare_version << " (" << c.git_commit << ", " << c.build_type << ") on "
+      << c.hostname << "\n";
+  out << prefix << "CPU: " << c.cpu_model << ", " << c.cpu_cores << " logical cores, OpenMP threads " << c.omp_threads
+      << "; " << c.openblas_config << " (" << c.openblas_core << ", " << c.openblas_parallel << ", "
+      << c.openblas_threads << " threads)\n";
+  if (c.gpu)
+    out << prefix << "GPU " << c.gpu->index << ": " << c.gpu->name << " (sm " << c.gpu->compute_capability << ", "
+        << c.gpu->multiprocessors << " SMs, SM clock " << c.gpu->sm_clock_observed_mhz << " MHz seen / "
+        << c.gpu->sm_clock_max_mhz << " max; driver " << c.gpu->driver_version << ", runtime " << c.gpu->runtime_version
+        << ", cuBLAS " << c.gpu->cublas_version << ")\n";
+  else
+    out << prefix << "GPU: none (" << c.gpu_unavailable_reason << ")\n";
+}
+
+void write_text_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(rows.front().size(), 0);
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i + 1 < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(width[i] - row[i].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  }
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string md_cell(std::string s) {
+  std::string out;
+  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
+}  // namespace
+
+Format parse_format(const std::string& name) {
+  if (name == "table") return Format::table;
+  if (name == "md" || name == "markdown") return Format::markdown;
+  if (name == "csv") return Format::csv;
+  if (name == "json") return Format::json;
+  throw std::invalid_argument("unknown format '" + name + "' (use table, md, csv or json)");
+}
+
+void write_results(std::ostream& out, Format format, const RunContext& context,
+                   const std::vector<BenchmarkResult>& results) {
+  switch (format) {
+    case Format::json: {
+      json j;
+      j["context"] = context_json(context);
+      j["results"] = json::array();
+      for (const auto& r : results) j["results"].push_back(result_json(r));
+      out << j.dump(2) << "\n";
+      return;
+    }
+    case Format::csv: {
+      // Columns in the spirit of the CUTLASS profiler's CSV.
+      out << "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,max_abs_error,"
+             "sum_abs_error,rel_error,blas_ratio,disposition,reason\n";
+      for (const auto& r : results) {
+        const json j = result_json(r);
+        auto num = [&](const char* key) { return j[key].is_null() ? std::string() : j[key].dump(); };
+        std::string disposition = r.status == Status::ok ? "passed" : to_string(r.status);
+        out << csv_field(r.backend.name) << ',' << to_string(r.backend.device) << ','
+            << to_string(r.backend.precision) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ','
+            << r.alpha << ',' << r.beta << ',' << num("median_ms") << ',' << num("total_ms") << ',' << num("gflops")
+            << ',' << num("vs_vendor") << ',' << num("max_abs_error") << ',' << num("sum_abs_error") << ','
+            << num("rel_error") << ',' << num("blas_ratio") << ',' << disposition << ',' << csv_field(r.reason)
+            << "\n";
+      }
+      return;
+    }
+    case Format::markdown: {
+      write_context_lines(out, context, "> ");
+      out << "\n";
+      const auto h = header();
+      out << "|";
+      for (const auto& c : h) out << " " << c << " |";
+      out << "\n|";
+      for (std::size_t i = 0; i < h.size(); ++i) out << (i >= 3 && i <= 10 ? "---:|" : "---|");
+      out << "\n";
+      for (const auto& r : results) {
+        out << "|";
+        for (const auto& c : cells(r)) out << " " << md_cell(c) << " |";
+        out << "\n";
+      }
+      return;
+    }
+    case Format::table: {
+      write_context_lines(out, context, "");
+      std::vector<std::vector<std::string>> rows{header()};
+      for (const auto& r : results) rows.push_back(cells(r));
+      out << "\n";
+      write_text_table(out, rows);
+      return;
+    }
+  }
+}
+
+void write_backend_list(std::ostream& out, Format format, const std::vector<const Backend*>& backends) {
+  if (format == Format::json) {
+    json j;
+    j["backends"] = json::array();
+    for (const Backend* b : backends) {
+      const Availability a = b->availability();
+      j["backends"].push_back({{"name", b->info().name},
+                               {"device", to_string(b->info().device)},
+                               {"seed", b->info().seed},
+                               {"idea", b->info().idea},
+                               {"precision", to_string(b->info().precision)},
+                               {"vendor", b->info().vendor},
+                               {"available", a.available},
+                               {"reason", a.reason}});
+    }
+    out << j.dump(2) << "\n";
+    return;
+  }
+  std::vector<std::vector<std::string>> rows{{"backend", "device", "precision", "seed step", "available", "idea"}};
+  for (const Backend* b : backends) {
+    const Availability a = b->availability();
+    rows.push_back({b->info().name, to_string(b->info().device), to_string(b->info().precision), b->info().seed,
+                    a.available ? "yes" : "no: " + a.reason, b->info().idea});
+  }
+  if (format == Format::csv) {
+    for (const auto& row : rows) {
+      for (std::size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << csv_field(row[i]);
+      out << "\n";
+    }
+  } else if (format == Format::markdown) {
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      out << "|";
+      for (const auto& c : rows[r]) out << " " << md_cell(c) << " |";
+      out << "\n";
+      if (r == 0) out << "|---|---|---|---|---|---|\n";
+    }
+  } else {
+    write_text_table(out, rows);
+  }
+}
+
+}  // namespace matcompare

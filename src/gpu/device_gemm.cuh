@@ -1,0 +1,35 @@
+#pragma once
+// What a GPU step receives: device-resident, row-major, zero-padded matrices (see GpuKernelSpec).
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda_check.cuh"
+#include "gpu_runtime.hpp"
+
+namespace matcompare::gpu {
+
+struct DeviceGemm {
+  int m, n, k;                       // the problem: C is m×n, A is m×k, B is k×n
+  int m_padded, n_padded, k_padded;  // allocated extents (multiples of the spec's pad_*); padding is 0
+  const float* a;                    // m_padded × k_padded, row stride lda (floats, multiple of 4)
+  int lda;
+  const float* b;                    // k_padded × n_padded, row stride ldb
+  int ldb;
+  float* c;                          // m_padded × n_padded, row stride ldc; not read when beta == 0
+  int ldc;
+  float alpha, beta;
+  void* scratch;                     // spec.scratch_bytes(shape) bytes, or nullptr
+  cudaStream_t stream;
+  cublasHandle_t cublas;             // only when spec.uses_cublas
+};
+
+inline unsigned ceil_div(int x, int y) { return unsigned((x + y - 1) / y); }
+
+// The epilogue every step applies: BLAS semantics, C not read when beta == 0.
+__device__ __forceinline__ float scale_output(float alpha, float beta, float dot, const float* c) {
+  return beta == 0.0f ? alpha * dot : alpha * dot + beta * *c;
+}
+
+}  // namespace matcompare::gpu

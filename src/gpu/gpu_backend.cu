@@ -1,0 +1,193 @@
+// The one place GPU data is allocated, moved and timed: every GPU step only supplies a launch.
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "cuda_check.cuh"
+#include "device_gemm.cuh"
+#include "device_state.cuh"
+#include "gpu_runtime.hpp"
+
+namespace matcompare::gpu {
+namespace {
+
+int round_up(std::int64_t x, int multiple) { return int((x + multiple - 1) / multiple * multiple); }
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / double(1ull << 30));
+  return text;
+}
+
+// A pitched, zero-filled device matrix (cudaMallocPitch keeps every row start aligned).
+struct PitchedMatrix {
+  float* data = nullptr;
+  int rows = 0, cols = 0, ld = 0;
+
+  PitchedMatrix(int r, int c) : rows(r), cols(c) {
+    std::size_t pitch = 0;
+    MC_CUDA_CHECK(cudaMallocPitch(reinterpret_cast<void**>(&data), &pitch, std::size_t(c) * sizeof(float), r));
+    ld = int(pitch / sizeof(float));
+    MC_CUDA_CHECK(cudaMemset2D(data, pitch, 0, std::size_t(c) * sizeof(float), r));
+  }
+  PitchedMatrix(const PitchedMatrix&) = delete;
+  PitchedMatrix& operator=(const PitchedMatrix&) = delete;
+  ~PitchedMatrix() { cudaFree(data); }
+  std::size_t pitch() const { return std::size_t(ld) * sizeof(float); }
+};
+
+class EventStopwatch final : public Stopwatch {
+ public:
+  explicit EventStopwatch(cudaStream_t stream) : stream_(stream) {
+    MC_CUDA_CHECK(cudaEventCreate(&start_));
+    MC_CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventStopwatch() override {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  void start() override { MC_CUDA_CHECK(cudaEventRecord(start_, stream_)); }
+  void stop() override { MC_CUDA_CHECK(cudaEventRecord(stop_, stream_)); }
+  double elapsed_ms() override {
+    MC_CUDA_CHECK(cudaEventSynchronize(stop_));
+    float ms = 0;
+    MC_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaStream_t stream_;
+  cudaEvent_t start_{}, stop_{};
+};
+
+std::size_t pitched_bytes(int rows, int cols) {
+  return std::size_t(rows) * (std::size_t(round_up(cols, 128)) * sizeof(float));
+}
+
+class GpuWorkspace final : public Workspace {
+ public:
+  GpuWorkspace(const GemmShape& s, const GpuKernelSpec& spec)
+      : shape_(s),
+        spec_(spec),
+        m_p_(round_up(s.m, spec.pad_m)),
+        n_p_(round_up(s.n, spec.pad_n)),
+        k_p_(round_up(s.k, spec.pad_k)),
+        a_(check_memory(s, spec), k_p_),
+        b_(k_p_, n_p_),
+        c_(m_p_, n_p_),
+        c_saved_(m_p_, n_p_) {
+    if (spec.scratch_bytes) {
+      const std::size_t bytes = spec.scratch_bytes(s);
+      if (bytes) MC_CUDA_CHECK(cudaMalloc(&scratch_, bytes));
+    }
+    MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    if (spec.uses_cublas) {
+      MC_CUBLAS_CHECK(cublasCreate(&cublas_));
+      MC_CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+    }
+  }
+  ~GpuWorkspace() override {
+    if (cublas_) cublasDestroy(cublas_);
+    if (stream_) cudaStreamDestroy(stream_);
+    cudaFree(scratch_);
+  }
+
+  void upload(const MatrixF& a, const MatrixF& b) override {
+    copy_in(a_, a, shape_.m, shape_.k, "A");
+    copy_in(b_, b, shape_.k, shape_.n, "B");
+    synchronize();
+  }
+  void set_output(const MatrixF& c) override {
+    copy_in(c_, c, shape_.m, shape_.n, "C");
+    MC_CUDA_CHECK(cudaMemcpy2DAsync(c_saved_.data, c_saved_.pitch(), c_.data, c_.pitch(),
+                                    std::size_t(shape_.n) * sizeof(float), shape_.m, cudaMemcpyDeviceToDevice,
+                                    stream_));
+    synchronize();
+  }
+  void compute(float alpha, float beta) override {
+    spec_.launch(DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_.data, a_.ld,
+                            b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, stream_, cublas_});
+  }
+  void download(MatrixF& c) override {
+    if (std::int64_t(c.rows()) != shape_.m || std::int64_t(c.cols()) != shape_.n)
+      throw std::invalid_argument("download target has the wrong shape");
+    MC_CUDA_CHECK(cudaMemcpy2DAsync(c.data(), std::size_t(shape_.n) * sizeof(float), c_.data, c_.pitch(),
+                                    std::size_t(shape_.n) * sizeof(float), shape_.m, cudaMemcpyDeviceToHost,
+                                    stream_));
+    synchronize();
+  }
+  void restore_output() override {
+    MC_CUDA_CHECK(cudaMemcpy2DAsync(c_.data, c_.pitch(), c_saved_.data, c_saved_.pitch(),
+                                    std::size_t(n_p_) * sizeof(float), m_p_, cudaMemcpyDeviceToDevice, stream_));
+  }
+  void flush_cache() override {
+    std::size_t bytes = 0;
+    void* buffer = l2_flush_buffer(bytes);
+    MC_CUDA_CHECK(cudaMemsetAsync(buffer, ++flush_value_, bytes, stream_));
+  }
+  void synchronize() override { MC_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  std::unique_ptr<Stopwatch> stopwatch() override { return std::make_unique<EventStopwatch>(stream_); }
+
+ private:
+  // Runs before any allocation (it initialises the first member): a clear message beats an OOM.
+  static int check_memory(const GemmShape& s, const GpuKernelSpec& spec) {
+    const int m = round_up(s.m, spec.pad_m), n = round_up(s.n, spec.pad_n), k = round_up(s.k, spec.pad_k);
+    const double need = double(pitched_bytes(m, k)) + double(pitched_bytes(k, n)) + 2.0 * double(pitched_bytes(m, n)) +
+                        double(spec.scratch_bytes ? spec.scratch_bytes(s) : 0);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    MC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    if (need > double(free_bytes))
+      throw std::runtime_error("needs " + gib(need) + " of GPU memory for " + std::to_string(s.m) + "x" +
+                               std::to_string(s.n) + "x" + std::to_string(s.k) + " but only " +
+                               gib(double(free_bytes)) + " is free");
+    return m;
+  }
+
+  void copy_in(PitchedMatrix& dst, const MatrixF& src, std::int64_t rows, std::int64_t cols, const char* what) {
+    if (std::int64_t(src.rows()) != rows || std::int64_t(src.cols()) != cols)
+      throw std::invalid_argument(std::string(what) + " has the wrong shape for this workspace");
+    MC_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch(), src.data(), std::size_t(cols) * sizeof(float),
+                                    std::size_t(cols) * sizeof(float), rows, cudaMemcpyHostToDevice, stream_));
+  }
+
+  GemmShape shape_;
+  GpuKernelSpec spec_;
+  int m_p_, n_p_, k_p_;
+  PitchedMatrix a_, b_, c_, c_saved_;
+  void* scratch_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t cublas_ = nullptr;
+  unsigned char flush_value_ = 0;
+};
+
+class GpuBackend final : public Backend {
+ public:
+  GpuBackend(BackendInfo info, GpuKernelSpec spec) : info_(std::move(info)), spec_(spec) {}
+  const BackendInfo& info() const override { return info_; }
+  Availability availability() const override {
+    const std::string why = unavailable_reason();
+    return {why.empty(), why};
+  }
+  std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
+    if (shape.m < 1 || shape.n < 1 || shape.k < 1) throw std::invalid_argument("gemm needs M, N, K >= 1");
+    constexpr std::int64_t kMaxExtent = (1ll << 31) - 1024;
+    if (shape.m > kMaxExtent || shape.n > kMaxExtent || shape.k > kMaxExtent)
+      throw std::invalid_argument("GPU backends take M, N, K below 2^31");
+    recover_if_broken();
+    return std::make_unique<GpuWorkspace>(shape, spec_);
+  }
+
+ private:
+  BackendInfo info_;
+  GpuKernelSpec spec_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_gpu_backend(BackendInfo info, GpuKernelSpec spec) {
+  info.device = DeviceKind::gpu;
+  return std::make_unique<GpuBackend>(std::move(info), spec);
+}
+
+}  // namespace matcompare::gpu

@@ -1,0 +1,137 @@
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <string>
+
+#include "cuda_check.cuh"
+#include "device_state.cuh"
+#include "gpu_runtime.hpp"
+
+namespace matcompare::gpu {
+namespace {
+
+int g_device = 0;
+void* g_flush = nullptr;
+std::size_t g_flush_bytes = 0;
+
+std::string version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+// Spins every SM for a fixed number of cycles; cycles over event time is the clock it ran at.
+__global__ void spin_kernel(long long cycles, long long* sink) {
+  const long long start = clock64();
+  long long now = start;
+  while (now - start < cycles) now = clock64();
+  if (threadIdx.x == 0 && now == 0) *sink = now;
+}
+
+int observed_sm_clock_mhz(int multiprocessors) {
+  constexpr long long kCycles = 20'000'000;
+  long long* sink = nullptr;
+  cudaEvent_t start, stop;
+  MC_CUDA_CHECK(cudaMalloc(&sink, sizeof(long long)));
+  MC_CUDA_CHECK(cudaEventCreate(&start));
+  MC_CUDA_CHECK(cudaEventCreate(&stop));
+  spin_kernel<<<multiprocessors, 32>>>(kCycles / 10, sink);  // wakes the clocks up
+  MC_CHECK_LAUNCH();
+  MC_CUDA_CHECK(cudaEventRecord(start));
+  spin_kernel<<<multiprocessors, 32>>>(kCycles, sink);
+  MC_CHECK_LAUNCH();
+  MC_CUDA_CHECK(cudaEventRecord(stop));
+  MC_CUDA_CHECK(cudaEventSynchronize(stop));
+  float ms = 0;
+  MC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  cudaFree(sink);
+  return ms > 0 ? int(double(kCycles) / (double(ms) * 1000.0) + 0.5) : 0;
+}
+
+}  // namespace
+
+int current_device() { return g_device; }
+
+void select_device(int index) {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) throw CudaError(std::string("no usable GPU: ") + cudaGetErrorString(e));
+  if (index < 0 || index >= count)
+    throw std::runtime_error("--device " + std::to_string(index) + " does not exist: this machine has " +
+                             std::to_string(count) + " GPU(s), numbered from 0");
+  MC_CUDA_CHECK(cudaSetDevice(index));
+  if (g_flush) cudaFree(g_flush);
+  g_flush = nullptr;
+  g_device = index;
+}
+
+std::string unavailable_reason() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return std::string("no usable GPU (") + cudaGetErrorString(e) + ")";
+  }
+  if (count == 0) return "no GPU found";
+  return "";
+}
+
+void* l2_flush_buffer(std::size_t& bytes) {
+  if (!g_flush) {
+    int l2 = 0;
+    MC_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, g_device));
+    g_flush_bytes = std::size_t(2) * std::size_t(l2 > 0 ? l2 : (64 << 20));
+    MC_CUDA_CHECK(cudaMalloc(&g_flush, g_flush_bytes));
+  }
+  bytes = g_flush_bytes;
+  return g_flush;
+}
+
+void recover_if_broken() {
+  if (cudaDeviceSynchronize() == cudaSuccess) return;
+  cudaGetLastError();
+  cudaDeviceReset();
+  g_flush = nullptr;
+  MC_CUDA_CHECK(cudaSetDevice(g_device));
+}
+
+std::optional<GpuContext> describe_device(std::string& why_not) {
+  why_not = unavailable_reason();
+  if (!why_not.empty()) return std::nullopt;
+  try {
+    cudaDeviceProp p{};
+    MC_CUDA_CHECK(cudaGetDeviceProperties(&p, g_device));
+    GpuContext g;
+    g.index = g_device;
+    g.name = p.name;
+    g.compute_capability = std::to_string(p.major) + "." + std::to_string(p.minor);
+    g.multiprocessors = p.multiProcessorCount;
+    g.l2_mib = double(p.l2CacheSize) / (1 << 20);
+    g.memory_gib = double(p.totalGlobalMem) / (1ull << 30);
+    int khz = 0;
+    MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, g_device));
+    g.sm_clock_max_mhz = khz / 1000;
+    MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, g_device));
+    g.memory_clock_max_mhz = khz / 1000;
+    int v = 0;
+    MC_CUDA_CHECK(cudaDriverGetVersion(&v));
+    g.driver_version = version_text(v);
+    MC_CUDA_CHECK(cudaRuntimeGetVersion(&v));
+    g.runtime_version = version_text(v);
+    int major = 0, minor = 0, patch = 0;
+    MC_CUBLAS_CHECK(cublasGetProperty(MAJOR_VERSION, &major));
+    MC_CUBLAS_CHECK(cublasGetProperty(MINOR_VERSION, &minor));
+    MC_CUBLAS_CHECK(cublasGetProperty(PATCH_LEVEL, &patch));
+    g.cublas_version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+    std::size_t flush_bytes = 0;
+    l2_flush_buffer(flush_bytes);
+    g.cache_policy = "L2 flushed by writing " + std::to_string(flush_bytes >> 20) +
+                     " MiB (2x L2) on the device between samples";
+    g.sm_clock_observed_mhz = observed_sm_clock_mhz(p.multiProcessorCount);
+    return g;
+  } catch (const std::exception& e) {
+    why_not = e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace matcompare::gpu

@@ -1,0 +1,137 @@
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Runs the CLI as a user would, capturing stdout and stderr separately.
+Outcome run_cli(const std::string& args) {
+  static int counter = 0;
+  const std::string base = "cli_test_" + std::to_string(++counter);
+  const std::string command = std::string(MATCOMPARE_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const int status = std::system(command.c_str());
+  Outcome o;
+  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  o.out = slurp(base + ".out");
+  o.err = slurp(base + ".err");
+  return o;
+}
+
+int count_lines(const std::string& s) {
+  int n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+const char* kQuick = " --repetitions 2 --min-time 0 ";
+
+}  // namespace
+
+TEST_CASE("--list --format json names every backend with its seed step and availability") {
+  const Outcome o = run_cli("--list --format json");
+  REQUIRE(o.exit_code == 0);
+  const auto j = nlohmann::json::parse(o.out);
+  REQUIRE(j["backends"].size() >= 36);
+  for (const auto& b : j["backends"]) {
+    for (const char* key : {"name", "device", "seed", "idea", "precision", "available", "reason"})
+      CHECK_MESSAGE(b.contains(key), key);
+    if (b["device"] == "cpu") CHECK(b["available"] == true);
+  }
+}
+
+TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every row that ran passed") {
+  const Outcome o = run_cli(std::string("--m 127 --n 253 --k 61 --alpha 0.5 --beta 2 --all --format json") + kQuick +
+                            "--time-limit 5");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  const auto j = nlohmann::json::parse(o.out);
+  for (const char* key : {"hostname", "cpu_model", "openblas", "gpu", "git_commit", "command_line", "timestamp_utc"})
+    CHECK_MESSAGE(j["context"].contains(key), key);
+  int ran = 0;
+  for (const auto& r : j["results"]) {
+    CHECK(r["m"] == 127);
+    CHECK(r["n"] == 253);
+    CHECK(r["k"] == 61);
+    CHECK(r["alpha"] == 0.5);
+    CHECK(r["beta"] == 2.0);
+    if (r["status"] == "ok") {
+      ++ran;
+      CHECK_MESSAGE(r["passed"] == true, r["backend"]);
+      CHECK(r["gflops"].get<double>() > 0);
+      CHECK(r["total_ms"].get<double>() > 0);
+    } else {
+      CHECK_MESSAGE(r["status"] != "failed", r["backend"], ": ", r["reason"]);
+    }
+    if (r["backend"] == "cpu/openblas") CHECK(r["vs_vendor"] == 1.0);
+  }
+  CHECK(ran >= 14);
+}
+
+TEST_CASE("table, markdown and csv print the same rows; --out writes a file instead of stdout") {
+  for (const char* format : {"table", "md", "csv"}) {
+    const Outcome o = run_cli(std::string("--size 33 --filter cpu/tiling --format ") + format + kQuick);
+    REQUIRE(o.exit_code == 0);
+    CHECK(o.out.find("cpu/tiling") != std::string::npos);
+    CHECK(o.out.find("cpu/openblas") != std::string::npos);
+  }
+  const Outcome o = run_cli(std::string("--size 20 --filter cpu/gold --format csv --out cli_out.csv") + kQuick);
+  REQUIRE(o.exit_code == 0);
+  CHECK(o.out.empty());
+  const std::string csv = slurp("cli_out.csv");
+  CHECK(csv.rfind("backend,device,precision,m,n,k", 0) == 0);
+  CHECK(count_lines(csv) == 4);  // header, gold, gold-omp, openblas
+}
+
+TEST_CASE("sweeps accept lists and ranges and zip --m/--n/--k lists") {
+  const Outcome o = run_cli(std::string("--size 8:24:8 --filter cpu/loop-ikj --format json") + kQuick);
+  REQUIRE(o.exit_code == 0);
+  CHECK(nlohmann::json::parse(o.out)["results"].size() == 6);
+  const Outcome zipped = run_cli(std::string("--m 5,6 --n 7 --k 9,10 --filter cpu/loop-ikj --format json") + kQuick);
+  REQUIRE(zipped.exit_code == 0);
+  const auto r = nlohmann::json::parse(zipped.out)["results"];
+  CHECK(r[0]["m"] == 5);
+  CHECK(r[0]["k"] == 9);
+  CHECK(r[2]["m"] == 6);
+  CHECK(r[2]["n"] == 7);
+  CHECK(r[2]["k"] == 10);
+}
+
+TEST_CASE("bad input: one line on stderr, nothing on stdout, non-zero exit") {
+  for (const char* args : {"--size 0", "--size -5", "--size abc", "--size 12x", "--m 4,5 --n 3,4,5", "--bogus",
+                           "--filter no-such-backend", "--format xml", "--size 300000", "--threads -1",
+                           "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
+                           "--time-limit abc"}) {
+    const Outcome o = run_cli(args);
+    INFO("args: ", args, "\nstderr: ", o.err);
+    CHECK(o.exit_code != 0);
+    CHECK(o.out.empty());
+    CHECK(count_lines(o.err) == 1);
+    CHECK(o.err.rfind("matcompare: error: ", 0) == 0);
+  }
+}
+
+TEST_CASE("--help and --version succeed") {
+  const Outcome help = run_cli("--help");
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--time-limit") != std::string::npos);
+  const Outcome version = run_cli("--version");
+  CHECK(version.exit_code == 0);
+  CHECK(version.out.find("matcompare") != std::string::npos);
+}

@@ -1,0 +1,36 @@
+#include <stdexcept>
+
+#include "backend_checks.hpp"
+
+using namespace matcompare;
+
+std::string matcompare_test::skip_reason() {
+  const Availability a = find_backend("gpu/cublas-fp32").availability();
+  return a.available ? "" : "GPU tests need a GPU: " + a.reason;
+}
+
+TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any alpha and beta") {
+  int checked = 0;
+  for (const Backend* backend : all_backends()) {
+    if (backend->info().device != DeviceKind::gpu) continue;
+    REQUIRE(backend->availability().available);
+    SUBCASE(backend->info().name.c_str()) { matcompare_test::check_backend(*backend); }
+    ++checked;
+  }
+  CHECK(checked >= 22);
+}
+
+TEST_CASE("a shape too large for device memory is a clear error, not a crash") {
+  const Backend& cublas = find_backend("gpu/cublas-fp32");
+  CHECK_THROWS_WITH_AS(cublas.prepare({1 << 20, 1 << 20, 1 << 20}), doctest::Contains("of GPU memory"),
+                       std::runtime_error);
+}
+
+TEST_CASE("the GPU context names the device and its clocks") {
+  const RunContext c = collect_context("test");
+  REQUIRE(c.gpu.has_value());
+  CHECK_FALSE(c.gpu->name.empty());
+  CHECK(c.gpu->multiprocessors > 0);
+  CHECK(c.gpu->sm_clock_observed_mhz > 100);
+  CHECK_FALSE(c.gpu->cublas_version.empty());
+}

@@ -1,0 +1,68 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "test_support.hpp"
+
+using namespace matcompare;
+
+TEST_CASE("measure verifies before timing and reports consistent statistics") {
+  const Problem p = make_problem({64, 48, 80}, 0.5f, 2.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 3;
+  o.min_time_s = 0.01;
+  const BenchmarkResult r = measure(find_backend("cpu/tiling"), p, o);
+  CHECK(r.status == Status::ok);
+  CHECK(r.verified);
+  CHECK(r.errors.passed);
+  CHECK(r.compute.samples >= 3);
+  CHECK(r.total.samples >= 3);
+  CHECK(r.compute.min_ms <= r.compute.median_ms);
+  CHECK(r.compute.median_ms <= r.compute.max_ms);
+  CHECK(r.gflops == doctest::Approx(p.shape.flops() / (r.compute.median_ms * 1e6)));
+}
+
+TEST_CASE("a backend planned to exceed the time limit is skipped with an estimate and a way to lift it") {
+  const Problem p = make_problem({256, 256, 256}, 1.0f, 0.0f, 7);
+  BenchmarkOptions o;
+  o.time_limit_s = 1e-6;
+  const BenchmarkResult r = measure(find_backend("cpu/gold"), p, o);
+  CHECK(r.status == Status::skipped);
+  CHECK(r.estimated_run_s > 0);
+  CHECK(r.reason.find("--time-limit") != std::string::npos);
+}
+
+TEST_CASE("run_benchmarks adds the vendor, which reads 1.00x, and sets every ratio against it") {
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0.0;
+  const auto results = run_benchmarks(select_backends("cpu/loop-ikj"), {{40, 30, 20}}, o);
+  REQUIRE(results.size() == 2);
+  const BenchmarkResult* vendor = nullptr;
+  const BenchmarkResult* loop = nullptr;
+  for (const auto& r : results) (r.backend.vendor ? vendor : loop) = &r;
+  REQUIRE(vendor);
+  REQUIRE(loop);
+  CHECK(vendor->backend.name == "cpu/openblas");
+  CHECK(vendor->vs_vendor == doctest::Approx(1.0));
+  CHECK(loop->vs_vendor == doctest::Approx(loop->gflops / vendor->gflops));
+}
+
+TEST_CASE("an unavailable backend is reported, not run") {
+  for (const Backend* b : all_backends()) {
+    if (b->availability().available) continue;
+    const Problem p = make_problem({8, 8, 8}, 1.0f, 0.0f, 1);
+    const BenchmarkResult r = measure(*b, p, BenchmarkOptions{});
+    CHECK(r.status == Status::unavailable);
+    CHECK_FALSE(r.reason.empty());
+    return;
+  }
+  MESSAGE("every backend is available on this machine");
+}
+
+TEST_CASE("make_problem rejects empty shapes and shapes beyond host memory with a message") {
+  CHECK_THROWS_AS(make_problem({0, 4, 4}, 1, 0, 1), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(make_problem({1 << 22, 1 << 22, 1 << 22}, 1, 0, 1), doctest::Contains("GiB of host memory"),
+                       std::runtime_error);
+}
