@@ -69,6 +69,8 @@ std::string unavailable_reason() {
   const cudaError_t e = cudaGetDeviceCount(&count);
   if (e != cudaSuccess) {
     cudaGetLastError();
+    if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+      return "no NVIDIA GPU or driver on this machine";
     return std::string("no usable GPU (") + cudaGetErrorString(e) + ")";
   }
   if (count == 0) return "no GPU found";

@@ -6,25 +6,29 @@ namespace matcompare::cpu::blis {
 
 struct BlockSizes {
   // MR x NR: the register block of C the micro-kernel keeps in accumulators. With AVX2 (16 ymm
-  // registers of 8 floats) 6 x 16 takes 12 accumulators + 2 loaded rows of B + 1 broadcast of A
-  // = 15 registers, and issues 12 FMAs per 6 broadcasts + 2 loads: enough independent FMAs
-  // (12 >= 2 FMA ports x 4 cycles latency) to keep both FMA units busy every cycle.
+  // registers of 8 floats) 6 x 16 takes 12 accumulators + 2 rows of B + 1 broadcast of A = 15
+  // registers and issues 12 FMAs per 2 loads + 6 broadcasts: 12 independent FMAs cover the
+  // 2 FMA ports x 4 cycles of latency, so both FMA units stay busy. (8 x 8 has only 8 chains and
+  // 9 loads per 8 FMAs; it measured ~30% slower here.)
   int mr;
   int nr;
-  // KC: depth of one rank-KC update. A KC x NR micro-panel of B (256*16*4 = 16 KiB) plus the
-  // streaming MR x KC micro-panel of A (6 KiB) stay in a 32-48 KiB L1d while the ir loop reuses
-  // that B panel MC/MR times.
+  // KC: depth of one rank-KC update. The KC x NR micro-panel of B (384*16*4 = 24 KiB) plus the
+  // streaming MR x KC micro-panel of A (9 KiB) fit the 48 KiB L1d, where the B panel is reused
+  // by all MC/MR micro-panels of the ir loop. Deeper KC also means fewer C read/write passes.
   int kc;
-  // MC: rows of A packed per thread, an MC x KC block (120*256*4 = 120 KiB) that lives in the L2
-  // (here 2 MiB per core; kept well below it so B streams through too) and is reused across the
-  // jr loop. Also small enough that m is cut into many blocks for the OpenMP ic loop.
+  // MC: rows of A packed per thread: an MC x KC block (168*384*4 = 252 KiB) that stays in the
+  // per-core L2 (2 MiB here; about 1/8 of it, leaving room for B panels streaming through) and
+  // is reused across the jr loop. Small enough that m = 2048 gives 13 blocks for the OpenMP ic
+  // loop; multiple of MR.
   int mc;
-  // NC: columns of B packed per jc step, a KC x NC block (256*4096*4 = 4 MiB) shared by all
-  // threads in the L3 and reused by every ic block.
+  // NC: columns of B packed per jc step: a KC x NC block (384*4096*4 = 6 MiB) shared by all
+  // threads in the L3 (300 MiB here) and reused by every ic block; multiple of NR.
   int nc;
 };
 
-inline constexpr BlockSizes kBlock{6, 16, 256, 120, 4096};
+// Tuned at 2048^3 on 2 cores (Xeon, AVX2 path): KC 256..512, MC 72..240, NC 1024..4096 were all
+// within ~5% of each other; this was the best.
+inline constexpr BlockSizes kBlock{6, 16, 384, 168, 4096};
 
 // Aliases for the loops, packing and micro-kernels.
 inline constexpr int MR = kBlock.mr;
