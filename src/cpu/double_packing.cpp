@@ -32,17 +32,16 @@ void block_4x4(const HostGemm& g, std::int64_t i0, std::int64_t j0) {
 }  // namespace
 
 void gemm_double_packing(const HostGemm& g) {
-  const std::int64_t row_blocks = (g.m + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(dynamic)
-  for (std::int64_t bi = 0; bi < row_blocks; ++bi) {
-    const std::int64_t i0 = bi * kBlock;
-    for (std::int64_t j0 = 0; j0 < g.n; j0 += kBlock) {
+  const std::int64_t row_blocks = (g.m + kBlock - 1) / kBlock, col_blocks = (g.n + kBlock - 1) / kBlock;
+#pragma omp parallel for collapse(2) schedule(dynamic, 16)
+  for (std::int64_t bi = 0; bi < row_blocks; ++bi)
+    for (std::int64_t bj = 0; bj < col_blocks; ++bj) {
+      const std::int64_t i0 = bi * kBlock, j0 = bj * kBlock;
       if (i0 + kBlock <= g.m && j0 + kBlock <= g.n)
         block_4x4<true>(g, i0, j0);
       else
         block_4x4<false>(g, i0, j0);
     }
-  }
 }
 
 }  // namespace matcompare::cpu

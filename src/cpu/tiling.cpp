@@ -14,18 +14,19 @@ constexpr std::int64_t kRows = 64, kDepth = 256, kCols = 256;
 }  // namespace
 
 void gemm_tiling(const HostGemm& g) {
-  const std::int64_t row_blocks = (g.m + kRows - 1) / kRows;
-#pragma omp parallel for schedule(dynamic)
-  for (std::int64_t bi = 0; bi < row_blocks; ++bi) {
-    const std::int64_t i0 = bi * kRows, i1 = std::min(g.m, i0 + kRows);
-    for (std::int64_t i = i0; i < i1; ++i) {
-      float* c_row = g.c + i * g.ldc;
-      for (std::int64_t j = 0; j < g.n; ++j) c_row[j] = g.beta == 0.0f ? 0.0f : g.beta * c_row[j];
-    }
-    for (std::int64_t p0 = 0; p0 < g.k; p0 += kDepth) {
-      const std::int64_t p1 = std::min(g.k, p0 + kDepth);
-      for (std::int64_t j0 = 0; j0 < g.n; j0 += kCols) {
-        const std::int64_t j1 = std::min(g.n, j0 + kCols);
+  const std::int64_t row_blocks = (g.m + kRows - 1) / kRows, col_blocks = (g.n + kCols - 1) / kCols;
+  // Threads share (row block, column block) pairs, so a few rows of C still occupy every core.
+#pragma omp parallel for collapse(2) schedule(dynamic)
+  for (std::int64_t bi = 0; bi < row_blocks; ++bi)
+    for (std::int64_t bj = 0; bj < col_blocks; ++bj) {
+      const std::int64_t i0 = bi * kRows, i1 = std::min(g.m, i0 + kRows);
+      const std::int64_t j0 = bj * kCols, j1 = std::min(g.n, j0 + kCols);
+      for (std::int64_t i = i0; i < i1; ++i) {
+        float* c_row = g.c + i * g.ldc;
+        for (std::int64_t j = j0; j < j1; ++j) c_row[j] = g.beta == 0.0f ? 0.0f : g.beta * c_row[j];
+      }
+      for (std::int64_t p0 = 0; p0 < g.k; p0 += kDepth) {
+        const std::int64_t p1 = std::min(g.k, p0 + kDepth);
         for (std::int64_t i = i0; i < i1; ++i) {
           float* c_row = g.c + i * g.ldc;
           for (std::int64_t p = p0; p < p1; ++p) {
@@ -36,7 +37,6 @@ void gemm_tiling(const HostGemm& g) {
         }
       }
     }
-  }
 }
 
 }  // namespace matcompare::cpu
