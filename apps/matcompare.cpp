@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
     const auto results = matcompare::run_benchmarks(backends, shapes, options,
                                                     [&](const matcompare::Progress& p) { bar.update(p); });
     bar.finish();
-    const auto context = matcompare::collect_context(joined_command_line(argc, argv));
+    const auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
     std::ostringstream text;
     matcompare::write_results(text, format, context, results);
     write_output(out_file, text.str());

@@ -27,7 +27,7 @@ TEST_CASE("a shape too large for device memory is a clear error, not a crash") {
 }
 
 TEST_CASE("the GPU context names the device and its clocks") {
-  const RunContext c = collect_context("test");
+  const RunContext c = collect_context("test", BenchmarkOptions{});
   REQUIRE(c.gpu.has_value());
   CHECK_FALSE(c.gpu->name.empty());
   CHECK(c.gpu->multiprocessors > 0);

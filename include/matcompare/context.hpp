@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "matcompare/benchmark.hpp"
+
 namespace matcompare {
 
 struct GpuContext {
@@ -38,6 +40,7 @@ struct RunContext {
   std::string host_cache_policy;
   std::optional<GpuContext> gpu;
   std::string gpu_unavailable_reason;
+  BenchmarkOptions options;         // how every result of the run was measured
   std::string command_line;
   std::string timestamp_utc;
 };
@@ -57,6 +60,6 @@ const char* openblas_coretype_fix();
 void set_threads(int threads);
 
 // Collects what can be read now; call after the benchmarks so the observed clock is a warm one.
-RunContext collect_context(const std::string& command_line);
+RunContext collect_context(const std::string& command_line, const BenchmarkOptions& options);
 
 }  // namespace matcompare

@@ -58,7 +58,7 @@ void set_threads(int threads) {
   openblas_set_num_threads(n);
 }
 
-RunContext collect_context(const std::string& command_line) {
+RunContext collect_context(const std::string& command_line, const BenchmarkOptions& options) {
   RunContext c;
   c.matcompare_version = MATCOMPARE_VERSION;
   c.git_commit = MATCOMPARE_GIT_COMMIT;
@@ -80,6 +80,7 @@ RunContext collect_context(const std::string& command_line) {
   c.openblas_threads = openblas_get_num_threads();
   c.host_cache_policy = cpu::host_cache_policy();
   c.gpu = gpu::describe_device(c.gpu_unavailable_reason);
+  c.options = options;
   c.command_line = command_line;
   const std::time_t now = std::time(nullptr);
   char stamp[32];

@@ -67,8 +67,14 @@ json context_json(const RunContext& c) {
     j["gpu"] = nullptr;
   }
   j["gpu_unavailable_reason"] = c.gpu_unavailable_reason;
-  j["timing"] = {{"compute", "median of samples after a verification run; GPU by CUDA events, CPU by steady_clock"},
+  const BenchmarkOptions& o = c.options;
+  j["timing"] = {{"repetitions", o.repetitions},
+                 {"min_time_s", o.min_time_s},
+                 {"time_limit_s", o.time_limit_s},
+                 {"flush_cache", o.flush_cache},
+                 {"compute", "median of samples after a verification run; GPU by CUDA events, CPU by steady_clock"},
                  {"total", "host steady_clock around upload + compute + download"}};
+  j["input_seed"] = o.seed;
   j["command_line"] = c.command_line;
   j["timestamp_utc"] = c.timestamp_utc;
   return j;
