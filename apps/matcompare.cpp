@@ -79,8 +79,14 @@ std::string joined_command_line(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (const char* core = matcompare::openblas_coretype_fix()) {
-    setenv("OPENBLAS_CORETYPE", core, 1);
-    execv("/proc/self/exe", argv);  // on failure, carry on with the slower core
+    // Re-run the same binary by its real path, so the process keeps its name for ps and pgrep.
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (length > 0) {
+      self[length] = '\0';
+      setenv("OPENBLAS_CORETYPE", core, 1);
+      execv(self, argv);  // on failure, carry on with the slower core
+    }
   }
   CLI::App app{"matcompare: multiply matrices with every CPU and GPU algorithm of the seeds and compare them "
                "with the vendor libraries (time, GFLOP/s, error against a float64 reference)."};
