@@ -77,21 +77,23 @@ class GpuWorkspace final : public Workspace {
         b_(k_p_, n_p_),
         c_(m_p_, n_p_),
         c_saved_(m_p_, n_p_) {
-    if (spec.scratch_bytes) {
-      const std::size_t bytes = spec.scratch_bytes(s);
-      if (bytes) MC_CUDA_CHECK(cudaMalloc(&scratch_, bytes));
-    }
-    MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    if (spec.uses_cublas) {
-      MC_CUBLAS_CHECK(cublasCreate(&cublas_));
-      MC_CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+    // The destructor does not run when the constructor throws: release what was made so far.
+    try {
+      if (spec.scratch_bytes) {
+        const std::size_t bytes = spec.scratch_bytes(s);
+        if (bytes) MC_CUDA_CHECK(cudaMalloc(&scratch_, bytes));
+      }
+      MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+      if (spec.uses_cublas) {
+        MC_CUBLAS_CHECK(cublasCreate(&cublas_));
+        MC_CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+      }
+    } catch (...) {
+      release();
+      throw;
     }
   }
-  ~GpuWorkspace() override {
-    if (cublas_) cublasDestroy(cublas_);
-    if (stream_) cudaStreamDestroy(stream_);
-    cudaFree(scratch_);
-  }
+  ~GpuWorkspace() override { release(); }
 
   void upload(const MatrixF& a, const MatrixF& b) override {
     copy_in(a_, a, shape_.m, shape_.k, "A");
@@ -149,6 +151,12 @@ class GpuWorkspace final : public Workspace {
       throw std::invalid_argument(std::string(what) + " has the wrong shape for this workspace");
     MC_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.pitch(), src.data(), std::size_t(cols) * sizeof(float),
                                     std::size_t(cols) * sizeof(float), rows, cudaMemcpyHostToDevice, stream_));
+  }
+
+  void release() noexcept {
+    if (cublas_) cublasDestroy(cublas_);
+    if (stream_) cudaStreamDestroy(stream_);
+    cudaFree(scratch_);
   }
 
   GemmShape shape_;
