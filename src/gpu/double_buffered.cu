@@ -3,6 +3,7 @@
 // last k, so global latency hides behind compute and one __syncthreads per tile suffices.
 #include "device_gemm.cuh"
 #include "kernels.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -21,15 +22,6 @@ static_assert((kBM / kTM) * kThreadCols == kThreads, "the threads cover the bloc
 static_assert(kBM * kBK == 4 * kThreads && kBK * kBN == 4 * kThreads, "one float4 of each tile per thread");
 static_assert(kBK % 2 == 0, "the fragment buffer of a tile's first k is buffer 0");
 
-__device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-
-__device__ __forceinline__ void unpack4(const float4& v, float* dst) {
-  dst[0] = v.x;
-  dst[1] = v.y;
-  dst[2] = v.z;
-  dst[3] = v.w;
-}
-
 // The 8 A values and 8 B values a thread needs at one k: two float4s from a row of each tile.
 __device__ __forceinline__ void load_fragments(const float* as_k, const float* bs_k, int tx, int ty, float* af,
                                                float* bf) {
@@ -46,19 +38,6 @@ __device__ __forceinline__ void outer_product(float (&acc)[kTM][kTN], const floa
     for (int j = 0; j < kTN; ++j) acc[i][j] += af[i] * bf[j];
 }
 
-// The scale_output rule for 4 adjacent outputs; C is not read when beta == 0.
-__device__ __forceinline__ void store_scaled4(float alpha, float beta, const float* dot, float* out) {
-  float4 r = make_float4(alpha * dot[0], alpha * dot[1], alpha * dot[2], alpha * dot[3]);
-  if (beta != 0.0f) {
-    const float4 old = load4(out);
-    r.x += beta * old.x;
-    r.y += beta * old.y;
-    r.z += beta * old.z;
-    r.w += beta * old.w;
-  }
-  *reinterpret_cast<float4*>(out) = r;
-}
-
 // Two blocks per SM (128 registers a thread at most) so one block's barrier wait overlaps the other's FMAs.
 __global__ __launch_bounds__(kThreads, 2) void double_buffered(const float* __restrict__ a, int lda,
                                                                const float* __restrict__ b, int ldb,
@@ -70,27 +49,17 @@ __global__ __launch_bounds__(kThreads, 2) void double_buffered(const float* __re
   const int tx = tid % kThreadCols, ty = tid / kThreadCols;
   const int block_row = blockIdx.y * kBM, block_col = blockIdx.x * kBN;
 
-  const int a_r = tid / (kBK / 4), a_c = tid % (kBK / 4) * 4;
-  const int b_r = tid / (kBN / 4), b_c = tid % (kBN / 4) * 4;
-  const int a_row = block_row + a_r;
-  const int b_col = block_col + b_c;
-  const float* a_ptr = a + std::size_t(a_row < m ? a_row : 0) * lda + a_c;
-  const float* b_ptr = b + std::size_t(b_r) * ldb + b_col;
-
-  // k_padded and n_padded are multiples of 4, so a float4 that starts in range lies wholly in range;
-  // whatever lies outside the matrices is staged as 0.
-  float4 ga, gb;
-  const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  // Two threads cover a row of the A tile, 32 threads a row of the B tile.
+  const ATileFloat4<kBK> a_tile(a, lda, m, block_row, tid);
+  const BTileFloat4<kBN> b_tile(b, ldb, n, block_col, tid);
+  float4 ga, gb;  // the next tile, held in registers while this one is multiplied
   auto load_tile = [&](int k0) {
-    ga = a_row < m && k0 + a_c < k_padded ? load4(a_ptr + k0) : zero;
-    gb = k0 + b_r < k_padded && b_col < n ? load4(b_ptr + std::size_t(k0) * ldb) : zero;
+    ga = a_tile.load(k0, k_padded);
+    gb = b_tile.load(k0, k_padded);
   };
   auto store_tile = [&](int buf) {
-    as[buf][a_c + 0][a_r] = ga.x;
-    as[buf][a_c + 1][a_r] = ga.y;
-    as[buf][a_c + 2][a_r] = ga.z;
-    as[buf][a_c + 3][a_r] = ga.w;
-    *reinterpret_cast<float4*>(&bs[buf][b_r][b_c]) = gb;
+    store_transposed4(as[buf], a_tile.r, a_tile.c, ga);
+    store4(&bs[buf][b_tile.r][b_tile.c], gb);
   };
 
   const int num_tiles = (k_padded + kBK - 1) / kBK;
@@ -117,18 +86,9 @@ __global__ __launch_bounds__(kThreads, 2) void double_buffered(const float* __re
     outer_product(acc, af[(kBK - 1) % 2], bf[(kBK - 1) % 2]);
   }
 
-  // acc[i][j] is row ty*4 + i%4 + 64*(i/4), column tx*4 + j%4 + 64*(j/4) of the block tile. A float4 of C
-  // is stored when its first column is < n; it then ends inside n_padded.
-#pragma unroll
-  for (int i = 0; i < kTM; ++i) {
-    const int row = block_row + ty * 4 + i % 4 + i / 4 * kHalfM;
-    if (row >= m) continue;
-#pragma unroll
-    for (int j = 0; j < kTN; j += 4) {
-      const int col = block_col + tx * 4 + j / 4 * kHalfN;
-      if (col < n) store_scaled4(alpha, beta, &acc[i][j], c + std::size_t(row) * ldc + col);
-    }
-  }
+  // acc[i][j] is row ty*4 + i%4 + 64*(i/4), column tx*4 + j%4 + 64*(j/4) of the block tile.
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  out.put_blocks(acc, block_row + ty * 4, kHalfM, block_col + tx * 4, kHalfN);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // loads (32 floats) feed 64 FMAs: 2 FMAs per loaded float, where the naive kernel had half an FMA per float.
 #include "device_gemm.cuh"
 #include "kernels.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -11,27 +12,12 @@ constexpr int kThreads = 16;  // the block is kThreads x kThreads
 constexpr int kTile = 4;      // each thread owns kTile x kTile outputs
 constexpr int kBlockTile = kThreads * kTile;
 
-__device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-
 // acc += s * v, the rank-1 piece of one k that a row of the tile receives.
 __device__ __forceinline__ void axpy4(float4& acc, float s, const float4& v) {
   acc.x += s * v.x;
   acc.y += s * v.y;
   acc.z += s * v.z;
   acc.w += s * v.w;
-}
-
-// The scale_output rule for 4 adjacent outputs; C is not read when beta == 0.
-__device__ __forceinline__ void store_scaled4(float alpha, float beta, const float4& dot, float* out) {
-  float4 r = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
-  if (beta != 0.0f) {
-    const float4 old = load4(out);
-    r.x += beta * old.x;
-    r.y += beta * old.y;
-    r.z += beta * old.z;
-    r.w += beta * old.w;
-  }
-  *reinterpret_cast<float4*>(out) = r;
 }
 
 __global__ void float4_global(const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb,
@@ -66,10 +52,9 @@ __global__ void float4_global(const float* __restrict__ a, int lda, const float*
     }
   }
 
-  // The float4 store may cover padding columns (< n_padded), which the layout allows.
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
 #pragma unroll
-  for (int i = 0; i < kTile; ++i)
-    if (row + i < m) store_scaled4(alpha, beta, acc[i], c + std::size_t(row + i) * ldc + col);
+  for (int i = 0; i < kTile; ++i) out.put4(row + i, col, acc[i]);
 }
 
 }  // namespace

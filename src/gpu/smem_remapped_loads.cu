@@ -3,6 +3,7 @@
 // of 8 adjacent floats and B as 32 adjacent floats of one row: coalesced. The compute part is unchanged.
 #include "device_gemm.cuh"
 #include "kernels.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -55,18 +56,11 @@ __global__ __launch_bounds__(kThreads) void smem_remapped_loads(const float* __r
     __syncthreads();
   }
 
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
 #pragma unroll
-  for (int i = 0; i < kTM; ++i) {
-    const int row = block_row + ty * kTM + i;
+  for (int i = 0; i < kTM; ++i)
 #pragma unroll
-    for (int j = 0; j < kTN; ++j) {
-      const int col = block_col + tx * kTN + j;
-      if (row < m && col < n) {
-        float* out = c + std::size_t(row) * ldc + col;
-        *out = scale_output(alpha, beta, acc[i][j], out);
-      }
-    }
-  }
+    for (int j = 0; j < kTN; ++j) out.put(block_row + ty * kTM + i, block_col + tx * kTN + j, acc[i][j]);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // into a register serves 4 FMAs. Tile loads keep the seed's 2D mapping, so only a quarter of the threads load.
 #include "device_gemm.cuh"
 #include "kernels.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -59,18 +60,11 @@ __global__ __launch_bounds__(kThreads) void smem_thread_tile(const float* __rest
     __syncthreads();
   }
 
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
 #pragma unroll
-  for (int i = 0; i < kTM; ++i) {
-    const int row = block_row + ty * kTM + i;
+  for (int i = 0; i < kTM; ++i)
 #pragma unroll
-    for (int j = 0; j < kTN; ++j) {
-      const int col = block_col + tx * kTN + j;
-      if (row < m && col < n) {
-        float* out = c + std::size_t(row) * ldc + col;
-        *out = scale_output(alpha, beta, acc[i][j], out);
-      }
-    }
-  }
+    for (int j = 0; j < kTN; ++j) out.put(block_row + ty * kTM + i, block_col + tx * kTN + j, acc[i][j]);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // 16 wide loads per k-step of 4 now feed 256 FMAs; still no shared memory.
 #include "device_gemm.cuh"
 #include "kernels.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -12,26 +13,11 @@ constexpr int kQuad = 4;                 // one float4 block is kQuad x kQuad
 constexpr int kSpan = kThreads * kQuad;  // distance between a thread's two blocks along m and n
 constexpr int kBlockTile = 2 * kSpan;    // 128 x 128 outputs per block
 
-__device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-
 __device__ __forceinline__ void axpy4(float4& acc, float s, const float4& v) {
   acc.x += s * v.x;
   acc.y += s * v.y;
   acc.z += s * v.z;
   acc.w += s * v.w;
-}
-
-// The scale_output rule for 4 adjacent outputs; C is not read when beta == 0.
-__device__ __forceinline__ void store_scaled4(float alpha, float beta, const float4& dot, float* out) {
-  float4 r = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
-  if (beta != 0.0f) {
-    const float4 old = load4(out);
-    r.x += beta * old.x;
-    r.y += beta * old.y;
-    r.z += beta * old.z;
-    r.w += beta * old.w;
-  }
-  *reinterpret_cast<float4*>(out) = r;
 }
 
 __global__ void thread_tile_global(const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb,
@@ -74,16 +60,15 @@ __global__ void thread_tile_global(const float* __restrict__ a, int lda, const f
     }
   }
 
-  // A column block is stored when its first column is < n; its float4 then ends inside n_padded.
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
 #pragma unroll
   for (int h = 0; h < 2; ++h)
 #pragma unroll
     for (int i = 0; i < kQuad; ++i) {
       const int row = row0 + h * kSpan + i;
       if (row >= m) continue;
-      float* out = c + std::size_t(row) * ldc;
-      store_scaled4(alpha, beta, acc[h * kQuad + i][0], out + col0);
-      if (col0 + kSpan < n) store_scaled4(alpha, beta, acc[h * kQuad + i][1], out + col0 + kSpan);
+      out.put4(row, col0, acc[h * kQuad + i][0]);
+      out.put4(row, col0 + kSpan, acc[h * kQuad + i][1]);
     }
 }
 

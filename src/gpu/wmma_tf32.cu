@@ -7,6 +7,7 @@
 
 #include "device_gemm.cuh"
 #include "kernels.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -36,19 +37,6 @@ static_assert((kBM * kLdA) % 8 == 0 && kTileFloats % 8 == 0, "tiles start 32-byt
 using FragA = wmma::fragment<wmma::matrix_a, kFM, kFN, kFK, wmma::precision::tf32, wmma::row_major>;
 using FragB = wmma::fragment<wmma::matrix_b, kFM, kFN, kFK, wmma::precision::tf32, wmma::row_major>;
 using FragC = wmma::fragment<wmma::accumulator, kFM, kFN, kFK, float>;
-
-__device__ __forceinline__ float4 load4(const float* p) { return *reinterpret_cast<const float4*>(p); }
-
-// 16 bytes global -> shared without passing through registers; when !in_range nothing is read (src only has
-// to be a valid address) and the 16 bytes are filled with zeros.
-__device__ __forceinline__ void copy16_async(float* dst, const float* src, bool in_range) {
-  const unsigned dst_addr = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  const int src_bytes = in_range ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst_addr), "l"(src), "r"(src_bytes) : "memory");
-}
-
-__device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-__device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 template <typename Frag>
 __device__ __forceinline__ void round_to_tf32(Frag& f) {
@@ -138,24 +126,14 @@ __global__ __launch_bounds__(kThreads, 2) void wmma_tf32(const float* __restrict
                               wmma::mem_row_major);
   __syncthreads();
 
-  // A float4 of C is stored when its first column is < n; it then ends inside n_padded.
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
 #pragma unroll 4
   for (int l = 0; l < kStores; ++l) {
     const int idx = tid + l * kThreads;
     const int r = idx / (kBN / 4), c4 = idx % (kBN / 4) * 4;
     const int row = block_row + r, col = block_col + c4;
-    if (row >= m || col >= n) continue;
-    const float4 dot = load4(cs + r * kLdC + c4);
-    float* out = c + std::size_t(row) * ldc + col;
-    float4 res = make_float4(alpha * dot.x, alpha * dot.y, alpha * dot.z, alpha * dot.w);
-    if (beta != 0.0f) {
-      const float4 old = load4(out);
-      res.x += beta * old.x;
-      res.y += beta * old.y;
-      res.z += beta * old.z;
-      res.w += beta * old.w;
-    }
-    *reinterpret_cast<float4*>(out) = res;
+    if (row >= m || col >= n) continue;  // skips the staging read as well
+    out.put4(row, col, load4(cs + r * kLdC + c4));
   }
 }
 
