@@ -107,4 +107,5 @@ void ProgressBar::update(const matcompare::Progress& p) {
 
 void ProgressBar::finish() {
   if (enabled_ && last_width_ > 0) std::cerr << "\r" << std::string(last_width_, ' ') << "\r" << std::flush;
+  last_width_ = 0;
 }

@@ -3,6 +3,8 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cfloat>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
@@ -107,19 +109,27 @@ int main(int argc, char** argv) {
   app.add_flag("--all", all, "run every backend (the default when no --filter is given)");
   app.add_option("--filter", filter, "backends whose name contains a pattern; comma-separated, '*' wildcards");
   app.add_flag("--list", list, "list the backends (with --filter, the matching ones) and exit");
-  app.add_option("--alpha", alpha, "alpha in C = alpha*A*B + beta*C (default 1)");
-  app.add_option("--beta", beta, "beta in C = alpha*A*B + beta*C (default 0: C is not read)");
+  const auto finite_float = CLI::Validator(
+      [](std::string& text) {
+        char* end = nullptr;
+        const double x = std::strtod(text.c_str(), &end);
+        const bool ok = end && *end == '\0' && !text.empty() && std::isfinite(x) && std::fabs(x) <= FLT_MAX;
+        return ok ? std::string() : "'" + text + "' is not a finite float";
+      },
+      "FLOAT");
+  app.add_option("--alpha", alpha, "alpha in C = alpha*A*B + beta*C (default 1)")->check(finite_float);
+  app.add_option("--beta", beta, "beta in C = alpha*A*B + beta*C (default 0: C is not read)")->check(finite_float);
   app.add_option("--seed", seed, "seed of the random inputs (default 42)");
   app.add_option("--threads", threads, "CPU threads for OpenMP and OpenBLAS (default: one per logical core)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 4096));
   app.add_option("--device", device, "GPU to use (default 0)")->check(CLI::NonNegativeNumber);
   app.add_option("--repetitions", options.repetitions, "at least this many timed samples (default 5)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 1000000));
   app.add_option("--min-time", options.min_time_s, "at least this many seconds of timed work per measurement (default 0.25)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0.0, 3600.0));
   app.add_option("--time-limit", options.time_limit_s,
                  "seconds a backend may take per shape; slower ones are skipped with an estimate (default 20)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1e-3, 1e7));
   app.add_flag("--no-flush", no_flush, "do not flush caches between samples (flattering: inputs stay cached)");
   app.add_option("--format", format_name, "table, md, csv or json (default table)");
   app.add_option("--out", out_file, "write the results to this file instead of standard output");
@@ -141,6 +151,7 @@ int main(int argc, char** argv) {
   }
   if (report->parsed()) return run_report(report_files, report_out);
 
+  ProgressBar bar(isatty(STDERR_FILENO) != 0);
   try {
     const matcompare::Format format = matcompare::parse_format(format_name);
     const auto backends = matcompare::select_backends(all ? "" : filter);
@@ -152,6 +163,8 @@ int main(int argc, char** argv) {
       return 0;
     }
     const auto shapes = parse_shapes(sizes, ms, ns, ks);
+    for (const auto& shape : shapes) matcompare::check_host_memory(shape);
+    if (!out_file.empty()) write_output(out_file, "");  // an unwritable --out fails now, not after the run
     if (device >= 0) matcompare::select_gpu(device);
     matcompare::set_threads(threads);
     options.alpha = float(alpha);
@@ -159,7 +172,6 @@ int main(int argc, char** argv) {
     options.seed = seed;
     options.flush_cache = !no_flush;
 
-    ProgressBar bar(isatty(STDERR_FILENO) != 0);
     const auto results = matcompare::run_benchmarks(backends, shapes, options,
                                                     [&](const matcompare::Progress& p) { bar.update(p); });
     bar.finish();
@@ -171,8 +183,10 @@ int main(int argc, char** argv) {
       if (r.status == matcompare::Status::failed) return kExitRowFailed;
     return 0;
   } catch (const std::bad_alloc&) {
+    bar.finish();
     fail("out of host memory");
   } catch (const std::exception& e) {
+    bar.finish();
     fail(e.what());
   }
 }

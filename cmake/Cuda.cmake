@@ -7,6 +7,15 @@ if(MATCOMPARE_WITH_CUDA)
   include(CheckLanguage)
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
+    # The kernels use CUDA 12 features (sm_90a, cp.async zero fill, CUDA 12 runtime attributes).
+    execute_process(COMMAND ${CMAKE_CUDA_COMPILER} --version OUTPUT_VARIABLE _nvcc_version ERROR_QUIET)
+    if(_nvcc_version MATCHES "release ([0-9]+)\\.([0-9]+)" AND CMAKE_MATCH_1 LESS 12)
+      message(WARNING "matcompare: nvcc ${CMAKE_MATCH_1}.${CMAKE_MATCH_2} is older than 12.0; "
+                      "building without the GPU backends")
+      unset(CMAKE_CUDA_COMPILER)
+    endif()
+  endif()
+  if(CMAKE_CUDA_COMPILER)
     # Never "native": it fails on a machine without a GPU. Use the GPU that is present,
     # else Hopper (90a); the user can override with -DCMAKE_CUDA_ARCHITECTURES=...
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)

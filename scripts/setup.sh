@@ -7,21 +7,18 @@ cd "$(dirname "$0")/.."
 packages=(cmake ninja-build g++ libopenblas-dev doctest-dev libcli11-dev nlohmann-json3-dev python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
 done
-# A machine that already has the tools (the GPU machine has no network) needs no package manager.
-have_all_headers() {
-  for h in cblas.h doctest/doctest.h CLI/CLI.hpp nlohmann/json.hpp; do
-    [ -n "$(find /usr/include /usr/local/include -path "*$h" -print -quit 2>/dev/null)" ] || return 1
-  done
-  command -v cmake >/dev/null && command -v g++ >/dev/null
-}
-if [ ${#missing[@]} -gt 0 ] && ! have_all_headers; then
+if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
-  sudo_cmd=""
-  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  # A machine without a package mirror (the GPU machine) may have the tools another way: go on and
+  # let CMake say what is really missing.
+  if ! { "${sudo_cmd[@]}" apt-get update -qq &&
+         DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
+    echo "setup: could not install ${missing[*]}; building with what is here" >&2
+  fi
 fi
 
 generator=()

@@ -9,10 +9,6 @@
 
 namespace matcompare_test {
 
-inline std::string shape_text(const matcompare::GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 // C = αAB + βC through the public gemm() call, on fresh random inputs, with C poisoned (NaN)
 // whenever β = 0 so that a backend reading C, or leaving an element unwritten, fails.
 inline void check_against_reference(const matcompare::Backend& backend, const matcompare::GemmShape& shape,
@@ -25,7 +21,7 @@ inline void check_against_reference(const matcompare::Backend& backend, const ma
   MatrixF c = scaling.beta == 0.0f ? MatrixF(shape.m, shape.n, std::numeric_limits<float>::quiet_NaN()) : c0;
   backend.gemm(scaling.alpha, a, b, scaling.beta, c);
   const ErrorStats stats = compare_to_reference(c, ref, backend.info().precision);
-  INFO(backend.info().name, " ", shape_text(shape), " alpha=", scaling.alpha, " beta=", scaling.beta, " seed=", seed,
+  INFO(backend.info().name, " ", matcompare::to_string(shape), " alpha=", scaling.alpha, " beta=", scaling.beta, " seed=", seed,
        " blas_ratio=", stats.blas_ratio, " threshold=", blas_ratio_threshold(backend.info().precision, shape.k),
        " max_abs=", stats.max_abs);
   CHECK(stats.passed);
@@ -44,10 +40,10 @@ inline void check_repeatable(const matcompare::Backend& backend, const matcompar
   MatrixF first(shape.m, shape.n), second(shape.m, shape.n);
   ws->compute(0.75f, -0.5f);
   ws->download(first);
-  ws->restore_output();
+  ws->set_output(c0);
   ws->compute(0.75f, -0.5f);
   ws->download(second);
-  INFO(backend.info().name, " ", shape_text(shape), " seed=", seed);
+  INFO(backend.info().name, " ", matcompare::to_string(shape), " seed=", seed);
   CHECK(first == second);
 }
 

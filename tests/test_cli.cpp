@@ -66,6 +66,11 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
     CHECK_MESSAGE(j["context"].contains(key), key);
   int ran = 0;
   for (const auto& r : j["results"]) {
+    for (const char* key : {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta",
+                            "status", "reason", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms",
+                            "total_min_ms", "total_samples", "gflops", "vs_vendor", "estimated_run_s", "max_abs_error",
+                            "sum_abs_error", "rel_error", "blas_ratio", "passed"})
+      CHECK_MESSAGE(r.contains(key), key);
     CHECK(r["m"] == 127);
     CHECK(r["n"] == 253);
     CHECK(r["k"] == 61);
@@ -117,7 +122,8 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, non-zero exit") {
   for (const char* args : {"--size 0", "--size -5", "--size abc", "--size 12x", "--m 4,5 --n 3,4,5", "--bogus",
                            "--filter no-such-backend", "--format xml", "--size 300000", "--threads -1",
                            "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
-                           "--time-limit abc"}) {
+                           "--time-limit abc", "--alpha nan", "--beta 1e40", "--threads 100000",
+                           "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x"}) {
     const Outcome o = run_cli(args);
     INFO("args: ", args, "\nstderr: ", o.err);
     CHECK(o.exit_code != 0);

@@ -32,6 +32,8 @@ TEST_CASE("backends are found by exact name and selected by patterns") {
   CHECK(select_backends("").size() == all_backends().size());
   CHECK(select_backends("zzz").empty());
   CHECK(select_backends("gold,openblas").size() == 3);
+  CHECK(select_backends("loop-k*j").size() == 2);  // a * inside a pattern: loop-kij and loop-kji
+  CHECK(select_backends("smem*a").size() >= 1);
   for (const Backend* b : all_backends()) {
     CHECK_FALSE(b->info().seed.empty());
     CHECK_FALSE(b->info().idea.empty());

@@ -18,6 +18,7 @@ struct GemmShape {
   std::int64_t m = 0, n = 0, k = 0;
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
 };
+std::string to_string(const GemmShape& s);  // "MxNxK"
 
 struct BackendInfo {
   std::string name;       // "cpu/gold", "gpu/cublas-fp32", …
@@ -48,13 +49,12 @@ class Workspace {
   virtual ~Workspace() = default;
   // Copies A and B in.
   virtual void upload(const MatrixF& a, const MatrixF& b) = 0;
-  // Copies C in and keeps it as the value restore_output() brings back. Only needed when β ≠ 0.
+  // Copies C in. Only needed when β ≠ 0: with β = 0, C is output only.
   virtual void set_output(const MatrixF& c) = 0;
   // C = α·A·B + β·C on the resident data. With β = 0, C is not read (BLAS convention).
   virtual void compute(float alpha, float beta) = 0;
   // Copies the resident C out into c, which must have the workspace's shape.
   virtual void download(MatrixF& c) = 0;
-  virtual void restore_output() = 0;             // resident C back to its uploaded value
   virtual void flush_cache() = 0;                // evicts the inputs from the last-level cache
   virtual void synchronize() = 0;                // waits for all issued work
   virtual std::unique_ptr<Stopwatch> stopwatch() = 0;

@@ -39,7 +39,7 @@ struct BenchmarkResult {
   TimeStats total;            // upload + compute + download
   double gflops = 0;          // from the compute median
   double vs_vendor = 0;       // gflops / the vendor's gflops on this device and shape (0: unknown)
-  double estimated_run_s = 0; // for skipped rows: one run's estimated time
+  double estimated_run_s = 0; // one run's estimated time (from the few-row trial; measured when skipped after verifying)
   ErrorStats errors;
   bool verified = false;      // errors were measured
 };
@@ -51,6 +51,8 @@ struct Problem {
   MatrixF a, b, c;
   Reference reference;
 };
+// Throws when the shape is empty or its problem would not fit in the host memory this process may use.
+void check_host_memory(const GemmShape& shape);
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed);
 
 struct Progress {

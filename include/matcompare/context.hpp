@@ -15,7 +15,7 @@ struct GpuContext {
   double l2_mib = 0;
   double memory_gib = 0;
   int sm_clock_max_mhz = 0;         // the device's rated peak
-  int sm_clock_observed_mhz = 0;    // measured with a clock64() spin right after the benchmarks
+  int sm_clock_observed_mhz = 0;    // measured by a clock64() spin right after the benchmarks, while warm
   int memory_clock_max_mhz = 0;
   std::string driver_version;       // CUDA driver API version, e.g. "13.0"
   std::string runtime_version;
@@ -31,7 +31,7 @@ struct RunContext {
   std::string cuda_compiler;        // empty when built without CUDA
   std::string hostname;
   std::string cpu_model;
-  int cpu_cores = 0;                // logical processors online
+  int cpu_cores = 0;                // logical processors this process may use
   int omp_threads = 0;
   std::string openblas_config;
   std::string openblas_core;
@@ -56,7 +56,7 @@ void select_gpu(int index);
 // by the user through OPENBLAS_CORETYPE.
 const char* openblas_coretype_fix();
 
-// Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor).
+// Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor this process may use).
 void set_threads(int threads);
 
 // Collects what can be read now; call after the benchmarks so the observed clock is a warm one.

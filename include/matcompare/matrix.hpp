@@ -55,6 +55,7 @@ class Matrix {
   struct AlignedFree {
     void operator()(T* p) const noexcept;
   };
+  static std::size_t checked_count(std::size_t rows, std::size_t cols);
   static std::unique_ptr<T[], AlignedFree> allocate(std::size_t count);
 
   std::size_t rows_ = 0;

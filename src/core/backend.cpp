@@ -7,6 +7,10 @@ namespace matcompare {
 
 std::string to_string(DeviceKind d) { return d == DeviceKind::cpu ? "cpu" : "gpu"; }
 
+std::string to_string(const GemmShape& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
 GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c) {
   auto dims = [](const MatrixF& x) { return std::to_string(x.rows()) + "x" + std::to_string(x.cols()); };
   if (a.empty() || b.empty() || c.empty())

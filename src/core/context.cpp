@@ -2,7 +2,10 @@
 
 #include <cblas.h>
 #include <omp.h>
+#include <sched.h>
 #include <unistd.h>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <ctime>
@@ -22,10 +25,17 @@ std::string cpu_model() {
   std::string line;
   while (std::getline(cpuinfo, line))
     if (line.rfind("model name", 0) == 0) {
-      const auto colon = line.find(':');
-      return colon == std::string::npos ? line : line.substr(line.find_first_not_of(' ', colon + 1));
+      const auto value = line.find_first_not_of(" \t", line.find(':') == std::string::npos ? line.size() : line.find(':') + 1);
+      if (value != std::string::npos) return line.substr(value);
     }
   return "unknown";
+}
+
+// The processors this process may run on (taskset, cgroup cpusets), not all the machine has.
+int usable_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  return std::max(1, int(std::thread::hardware_concurrency()));
 }
 
 std::string trimmed(std::string s) {
@@ -53,7 +63,7 @@ const char* openblas_coretype_fix() {
 }
 
 void set_threads(int threads) {
-  const int n = threads > 0 ? threads : int(std::thread::hardware_concurrency());
+  const int n = threads > 0 ? threads : usable_cpus();
   omp_set_num_threads(n);
   openblas_set_num_threads(n);
 }
@@ -68,7 +78,7 @@ RunContext collect_context(const std::string& command_line, const BenchmarkOptio
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) c.hostname = host;
   c.cpu_model = cpu_model();
-  c.cpu_cores = int(std::thread::hardware_concurrency());
+  c.cpu_cores = usable_cpus();
   c.omp_threads = omp_get_max_threads();
   c.openblas_config = trimmed(openblas_get_config());
   c.openblas_core = trimmed(openblas_get_corename());
@@ -83,8 +93,9 @@ RunContext collect_context(const std::string& command_line, const BenchmarkOptio
   c.options = options;
   c.command_line = command_line;
   const std::time_t now = std::time(nullptr);
-  char stamp[32];
-  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  char stamp[32] = "unknown";
+  std::tm utc{};
+  if (gmtime_r(&now, &utc)) std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
   c.timestamp_utc = stamp;
   return c;
 }

@@ -21,8 +21,8 @@ double blas_ratio_threshold(Precision p, std::int64_t k) {
 }
 
 Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c) {
-  if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
-    throw std::invalid_argument("reference: A is " + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
+  if (a.empty() || b.empty() || a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
+    throw std::invalid_argument("reference needs M, N, K >= 1 and matching shapes: A is " + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
                                 ", B is " + std::to_string(b.rows()) + "x" + std::to_string(b.cols()) +
                                 ", C is " + std::to_string(c.rows()) + "x" + std::to_string(c.cols()));
   const auto m = static_cast<blasint>(a.rows()), n = static_cast<blasint>(b.cols()), k = static_cast<blasint>(a.cols());

@@ -25,10 +25,6 @@ std::string format(const char* fmt, double x) {
   return text;
 }
 
-std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 // Mixes the user's seed with the shape and the operand so every matrix of a run is fresh.
 std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t operand) {
   std::uint64_t x = seed ^ (std::uint64_t(s.m) * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t(s.n) << 21) ^
@@ -38,14 +34,20 @@ std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t 
   return x ^ (x >> 29);
 }
 
+// MemAvailable, lowered to the cgroup's limit when a container sets one.
 double available_host_bytes() {
+  double available = std::numeric_limits<double>::infinity();
   std::ifstream meminfo("/proc/meminfo");
-  std::string key;
+  std::string key, unit;
   double kib = 0;
-  std::string unit;
   while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024.0;
-  return std::numeric_limits<double>::infinity();
+    if (key == "MemAvailable:") available = kib * 1024.0;
+  std::ifstream limit_file("/sys/fs/cgroup/memory.max"), usage_file("/sys/fs/cgroup/memory.current");
+  std::string limit;
+  double usage = 0;
+  if (limit_file >> limit && limit != "max" && usage_file >> usage)
+    available = std::min(available, std::stod(limit) - usage);
+  return available;
 }
 
 MatrixF first_rows(const MatrixF& x, std::size_t rows) {
@@ -140,18 +142,22 @@ std::string to_string(Status s) {
   return "?";
 }
 
-Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed) {
+void check_host_memory(const GemmShape& shape) {
   if (shape.m < 1 || shape.n < 1 || shape.k < 1)
-    throw std::invalid_argument("matrix sizes must be >= 1, got " + shape_text(shape));
+    throw std::invalid_argument("matrix sizes must be >= 1, got " + to_string(shape));
   const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
   // float operands, their float64 copies for the reference, the reference and its error scale,
   // one workspace's copies and the result being checked.
-  const double need = 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + 2 * m * n) +
+  const double need = 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + m * n) +
                       8 * m * n;
   const double have = available_host_bytes();
   if (need > have)
-    throw std::runtime_error("a " + shape_text(shape) + " problem needs about " + format("%.1f", need / (1ull << 30)) +
+    throw std::runtime_error("a " + to_string(shape) + " problem needs about " + format("%.1f", need / (1ull << 30)) +
                              " GiB of host memory but only " + format("%.1f", have / (1ull << 30)) + " GiB is available");
+}
+
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed) {
+  check_host_memory(shape);
   Problem p;
   p.shape = shape;
   p.alpha = alpha;
@@ -219,7 +225,7 @@ BenchmarkResult measure(const Backend& backend, const Problem& p, const Benchmar
     r.compute = sample(
         o,
         [&] {
-          ws->restore_output();
+          if (p.beta != 0.0f) ws->set_output(c_in);  // each sample starts from the same C
           if (o.flush_cache) ws->flush_cache();
         },
         [&] {
@@ -271,6 +277,8 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
     if (b->info().vendor) order.push_back(b);
   for (const Backend* b : backends)
     if (!b->info().vendor) order.push_back(b);
+
+  for (const GemmShape& shape : shapes) check_host_memory(shape);  // fail before any work, not midway
 
   std::vector<BenchmarkResult> all;
   const auto start = Clock::now();

@@ -25,6 +25,12 @@ void Matrix<T>::AlignedFree::operator()(T* p) const noexcept {
 }
 
 template <typename T>
+std::size_t Matrix<T>::checked_count(std::size_t rows, std::size_t cols) {
+  if (cols != 0 && rows > std::size_t(-1) / cols) throw std::bad_alloc();
+  return rows * cols;
+}
+
+template <typename T>
 std::unique_ptr<T[], typename Matrix<T>::AlignedFree> Matrix<T>::allocate(std::size_t count) {
   if (count == 0) return {};
   if (count > (std::size_t(-1) - kAlignment) / sizeof(T)) throw std::bad_alloc();
@@ -39,8 +45,7 @@ Matrix<T>::Matrix(std::size_t rows, std::size_t cols) : Matrix(rows, cols, T(0))
 
 template <typename T>
 Matrix<T>::Matrix(std::size_t rows, std::size_t cols, T value)
-    : rows_(rows), cols_(cols), data_(allocate(rows * cols)) {
-  if (cols != 0 && rows > std::size_t(-1) / cols) throw std::bad_alloc();
+    : rows_(rows), cols_(cols), data_(allocate(checked_count(rows, cols))) {
   fill(value);
 }
 

@@ -118,8 +118,15 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(describe("gpu/double-buffered", "000 gemm_final; 001 v8",
                "two shared buffers: the next tile is fetched from global memory during compute"),
       with({}, GPU_LAUNCH(launch_double_buffered)));
+  gpu(describe("gpu/warp-tiled", "beyond the seeds (after 000 gemm_final / 001 v8)",
+               "each warp owns a 64x32 warp tile of 4x4 lane sub-tiles, BK 16, B prefetched by cp.async"),
+      with({}, GPU_LAUNCH(launch_warp_tiled)));
   gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
       with({}, GPU_LAUNCH(launch_wmma_tf32)));
+  gpu(describe("gpu/tensor-core-tf32", "beyond the seeds (after 001 v10)",
+               "Hopper wgmma TF32 on C^T tiles: A by TMA (4-stage ring), B via registers, decoupled warpgroups",
+               Precision::tf32),
+      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32), 1, 4, 4, nullptr, false, 90});
   GpuKernelSpec cublas{};
   cublas.uses_cublas = true;
   gpu(describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32),
@@ -130,9 +137,8 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   return list;
 }
 
-bool matches(const std::string& name, const std::string& pattern) {
-  // Glob with '*' only; without '*', a substring match.
-  if (pattern.find('*') == std::string::npos) return name.find(pattern) != std::string::npos;
+// Whole-name glob match with '*' as the only wildcard.
+bool glob_matches(const std::string& name, const std::string& pattern) {
   std::size_t n = 0, p = 0, star = std::string::npos, mark = 0;
   while (n < name.size()) {
     if (p < pattern.size() && pattern[p] == name[n]) {
@@ -151,6 +157,9 @@ bool matches(const std::string& name, const std::string& pattern) {
   while (p < pattern.size() && pattern[p] == '*') ++p;
   return p == pattern.size();
 }
+
+// A name "contains" a pattern: "loop" and "smem*4" both match anywhere in the name.
+bool matches(const std::string& name, const std::string& pattern) { return glob_matches(name, "*" + pattern + "*"); }
 
 }  // namespace
 

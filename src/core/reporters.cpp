@@ -25,10 +25,6 @@ std::string sci(double x) {
   return text;
 }
 
-std::string shape_text(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
-}
-
 json number_or_null(double x, bool known) { return known && std::isfinite(x) ? json(x) : json(nullptr); }
 
 json context_json(const RunContext& c) {
@@ -129,7 +125,7 @@ std::vector<std::string> cells(const BenchmarkResult& r) {
                                             : to_string(r.status) + ": " + r.reason;
   return {r.backend.name,
           to_string(r.backend.device),
-          shape_text(r.shape),
+          to_string(r.shape),
           timed ? fixed(r.compute.median_ms, 3) : "-",
           timed ? fixed(r.total.median_ms, 3) : "-",
           timed ? fixed(r.gflops, 1) : "-",
@@ -203,7 +199,8 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
       j["context"] = context_json(context);
       j["results"] = json::array();
       for (const auto& r : results) j["results"].push_back(result_json(r));
-      out << j.dump(2) << "\n";
+      // Invalid UTF-8 (from argv or a hostname) must not lose a finished run.
+      out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       return;
     }
     case Format::csv: {
@@ -265,7 +262,7 @@ void write_backend_list(std::ostream& out, Format format, const std::vector<cons
                                {"available", a.available},
                                {"reason", a.reason}});
     }
-    out << j.dump(2) << "\n";
+    out << j.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
     return;
   }
   std::vector<std::vector<std::string>> rows{{"backend", "device", "precision", "seed step", "available", "idea"}};

@@ -16,11 +16,7 @@ void gemm_loop_jik(const HostGemm& g);
 void gemm_loop_jki(const HostGemm& g);
 void gemm_loop_kij(const HostGemm& g);
 void gemm_loop_kji(const HostGemm& g);
+void gemm_blis(const HostGemm& g);            // blis/: packing, five blocking loops, micro-kernel
 void gemm_openblas(const HostGemm& g);        // openblas.cpp
 
-}  // namespace matcompare::cpu
-
-namespace matcompare::cpu {
-// BLIS-style: packed panels, five blocking loops and a register micro-kernel (blis/).
-void gemm_blis(const HostGemm& g);
 }  // namespace matcompare::cpu

@@ -4,7 +4,6 @@
 
 namespace matcompare::gpu {
 
-int current_device();
 // A device buffer of twice the L2 size; writing it evicts everything a sample left in L2.
 void* l2_flush_buffer(std::size_t& bytes);
 // After a kernel fault the context is unusable: reset it so the next backend starts clean.

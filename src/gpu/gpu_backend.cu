@@ -29,7 +29,15 @@ struct PitchedMatrix {
     std::size_t pitch = 0;
     MC_CUDA_CHECK(cudaMallocPitch(reinterpret_cast<void**>(&data), &pitch, std::size_t(c) * sizeof(float), r));
     ld = int(pitch / sizeof(float));
-    MC_CUDA_CHECK(cudaMemset2D(data, pitch, 0, std::size_t(c) * sizeof(float), r));
+    try {
+      // The memset runs on the legacy stream, which the workspace's non-blocking stream does not
+      // wait for: finish it here, before any upload can be overtaken by it.
+      MC_CUDA_CHECK(cudaMemset2D(data, pitch, 0, std::size_t(c) * sizeof(float), r));
+      MC_CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (...) {
+      cudaFree(data);
+      throw;
+    }
   }
   PitchedMatrix(const PitchedMatrix&) = delete;
   PitchedMatrix& operator=(const PitchedMatrix&) = delete;
@@ -41,7 +49,11 @@ class EventStopwatch final : public Stopwatch {
  public:
   explicit EventStopwatch(cudaStream_t stream) : stream_(stream) {
     MC_CUDA_CHECK(cudaEventCreate(&start_));
-    MC_CUDA_CHECK(cudaEventCreate(&stop_));
+    const cudaError_t e = cudaEventCreate(&stop_);
+    if (e != cudaSuccess) {
+      cudaEventDestroy(start_);
+      MC_CUDA_CHECK(e);
+    }
   }
   ~EventStopwatch() override {
     cudaEventDestroy(start_);
@@ -75,8 +87,7 @@ class GpuWorkspace final : public Workspace {
         k_p_(round_up(s.k, spec.pad_k)),
         a_(check_memory(s, spec), k_p_),
         b_(k_p_, n_p_),
-        c_(m_p_, n_p_),
-        c_saved_(m_p_, n_p_) {
+        c_(m_p_, n_p_) {
     // The destructor does not run when the constructor throws: release what was made so far.
     try {
       if (spec.scratch_bytes) {
@@ -102,9 +113,6 @@ class GpuWorkspace final : public Workspace {
   }
   void set_output(const MatrixF& c) override {
     copy_in(c_, c, shape_.m, shape_.n, "C");
-    MC_CUDA_CHECK(cudaMemcpy2DAsync(c_saved_.data, c_saved_.pitch(), c_.data, c_.pitch(),
-                                    std::size_t(shape_.n) * sizeof(float), shape_.m, cudaMemcpyDeviceToDevice,
-                                    stream_));
     synchronize();
   }
   void compute(float alpha, float beta) override {
@@ -119,10 +127,6 @@ class GpuWorkspace final : public Workspace {
                                     stream_));
     synchronize();
   }
-  void restore_output() override {
-    MC_CUDA_CHECK(cudaMemcpy2DAsync(c_.data, c_.pitch(), c_saved_.data, c_saved_.pitch(),
-                                    std::size_t(n_p_) * sizeof(float), m_p_, cudaMemcpyDeviceToDevice, stream_));
-  }
   void flush_cache() override {
     std::size_t bytes = 0;
     void* buffer = l2_flush_buffer(bytes);
@@ -132,10 +136,10 @@ class GpuWorkspace final : public Workspace {
   std::unique_ptr<Stopwatch> stopwatch() override { return std::make_unique<EventStopwatch>(stream_); }
 
  private:
-  // Runs before any allocation (it initialises the first member): a clear message beats an OOM.
+  // Runs before any allocation (it initialises a_, the first matrix): a clear message beats an OOM.
   static int check_memory(const GemmShape& s, const GpuKernelSpec& spec) {
     const int m = round_up(s.m, spec.pad_m), n = round_up(s.n, spec.pad_n), k = round_up(s.k, spec.pad_k);
-    const double need = double(pitched_bytes(m, k)) + double(pitched_bytes(k, n)) + 2.0 * double(pitched_bytes(m, n)) +
+    const double need = double(pitched_bytes(m, k)) + double(pitched_bytes(k, n)) + double(pitched_bytes(m, n)) +
                         double(spec.scratch_bytes ? spec.scratch_bytes(s) : 0);
     std::size_t free_bytes = 0, total_bytes = 0;
     MC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -162,7 +166,7 @@ class GpuWorkspace final : public Workspace {
   GemmShape shape_;
   GpuKernelSpec spec_;
   int m_p_, n_p_, k_p_;
-  PitchedMatrix a_, b_, c_, c_saved_;
+  PitchedMatrix a_, b_, c_;
   void* scratch_ = nullptr;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
@@ -174,14 +178,21 @@ class GpuBackend final : public Backend {
   GpuBackend(BackendInfo info, GpuKernelSpec spec) : info_(std::move(info)), spec_(spec) {}
   const BackendInfo& info() const override { return info_; }
   Availability availability() const override {
-    const std::string why = unavailable_reason();
+    std::string why = unavailable_reason();
+    if (why.empty() && spec_.min_compute_capability > 0) {
+      const int have = compute_capability();
+      if (have < spec_.min_compute_capability)
+        why = "needs compute capability " + std::to_string(spec_.min_compute_capability / 10) + "." +
+              std::to_string(spec_.min_compute_capability % 10) + " or newer; this GPU has " +
+              std::to_string(have / 10) + "." + std::to_string(have % 10);
+    }
     return {why.empty(), why};
   }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
     if (shape.m < 1 || shape.n < 1 || shape.k < 1) throw std::invalid_argument("gemm needs M, N, K >= 1");
     constexpr std::int64_t kMaxExtent = (1ll << 31) - 1024;
     if (shape.m > kMaxExtent || shape.n > kMaxExtent || shape.k > kMaxExtent)
-      throw std::invalid_argument("GPU backends take M, N, K below 2^31");
+      throw std::invalid_argument("GPU backends take M, N, K up to " + std::to_string(kMaxExtent));
     recover_if_broken();
     return std::make_unique<GpuWorkspace>(shape, spec_);
   }

@@ -2,6 +2,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include "cuda_check.cuh"
@@ -27,29 +28,34 @@ __global__ void spin_kernel(long long cycles, long long* sink) {
 
 int observed_sm_clock_mhz(int multiprocessors) {
   constexpr long long kCycles = 20'000'000;
-  long long* sink = nullptr;
-  cudaEvent_t start, stop;
-  MC_CUDA_CHECK(cudaMalloc(&sink, sizeof(long long)));
-  MC_CUDA_CHECK(cudaEventCreate(&start));
-  MC_CUDA_CHECK(cudaEventCreate(&stop));
-  spin_kernel<<<multiprocessors, 32>>>(kCycles / 10, sink);  // wakes the clocks up
+  long long* raw_sink = nullptr;
+  MC_CUDA_CHECK(cudaMalloc(&raw_sink, sizeof(long long)));
+  const std::unique_ptr<long long, decltype(&cudaFree)> sink(raw_sink, &cudaFree);
+  cudaEvent_t raw_start = nullptr, raw_stop = nullptr;
+  MC_CUDA_CHECK(cudaEventCreate(&raw_start));
+  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> start(raw_start, &cudaEventDestroy);
+  MC_CUDA_CHECK(cudaEventCreate(&raw_stop));
+  const std::unique_ptr<CUevent_st, decltype(&cudaEventDestroy)> stop(raw_stop, &cudaEventDestroy);
+  spin_kernel<<<multiprocessors, 32>>>(kCycles / 10, sink.get());  // wakes the clocks up
   MC_CHECK_LAUNCH();
-  MC_CUDA_CHECK(cudaEventRecord(start));
-  spin_kernel<<<multiprocessors, 32>>>(kCycles, sink);
+  MC_CUDA_CHECK(cudaEventRecord(start.get()));
+  spin_kernel<<<multiprocessors, 32>>>(kCycles, sink.get());
   MC_CHECK_LAUNCH();
-  MC_CUDA_CHECK(cudaEventRecord(stop));
-  MC_CUDA_CHECK(cudaEventSynchronize(stop));
+  MC_CUDA_CHECK(cudaEventRecord(stop.get()));
+  MC_CUDA_CHECK(cudaEventSynchronize(stop.get()));
   float ms = 0;
-  MC_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(sink);
+  MC_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
   return ms > 0 ? int(double(kCycles) / (double(ms) * 1000.0) + 0.5) : 0;
 }
 
 }  // namespace
 
-int current_device() { return g_device; }
+int compute_capability() {
+  int major = 0, minor = 0;
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, g_device));
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, g_device));
+  return major * 10 + minor;
+}
 
 void select_device(int index) {
   int count = 0;
@@ -59,7 +65,7 @@ void select_device(int index) {
     throw std::runtime_error("--device " + std::to_string(index) + " does not exist: this machine has " +
                              std::to_string(count) + " GPU(s), numbered from 0");
   MC_CUDA_CHECK(cudaSetDevice(index));
-  if (g_flush) cudaFree(g_flush);
+  if (g_flush) MC_CUDA_CHECK(cudaFree(g_flush));
   g_flush = nullptr;
   g_device = index;
 }
@@ -91,7 +97,7 @@ void* l2_flush_buffer(std::size_t& bytes) {
 void recover_if_broken() {
   if (cudaDeviceSynchronize() == cudaSuccess) return;
   cudaGetLastError();
-  cudaDeviceReset();
+  MC_CUDA_CHECK(cudaDeviceReset());
   g_flush = nullptr;
   MC_CUDA_CHECK(cudaSetDevice(g_device));
 }
@@ -100,6 +106,7 @@ std::optional<GpuContext> describe_device(std::string& why_not) {
   why_not = unavailable_reason();
   if (!why_not.empty()) return std::nullopt;
   try {
+    recover_if_broken();  // a fault in the last GPU row must not hide the GPU from the context
     cudaDeviceProp p{};
     MC_CUDA_CHECK(cudaGetDeviceProperties(&p, g_device));
     GpuContext g;

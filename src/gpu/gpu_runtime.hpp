@@ -21,6 +21,7 @@ struct GpuKernelSpec {
   int pad_m = 1, pad_n = 4, pad_k = 4;
   std::size_t (*scratch_bytes)(const GemmShape&) = nullptr;  // device scratch the step needs
   bool uses_cublas = false;
+  int min_compute_capability = 0;  // e.g. 90 for Hopper-only instructions; 0: any GPU
 };
 
 std::unique_ptr<Backend> make_gpu_backend(BackendInfo info, GpuKernelSpec spec);
@@ -33,5 +34,8 @@ std::optional<GpuContext> describe_device(std::string& why_not);
 
 // Why GPU backends cannot run here, or "" when they can.
 std::string unavailable_reason();
+
+// The selected GPU's compute capability as major*10 + minor (90 for Hopper).
+int compute_capability();
 
 }  // namespace matcompare::gpu

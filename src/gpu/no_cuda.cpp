@@ -39,4 +39,6 @@ std::optional<GpuContext> describe_device(std::string& why_not) {
 
 std::string unavailable_reason() { return kReason; }
 
+int compute_capability() { return 0; }
+
 }  // namespace matcompare::gpu
