@@ -1,3 +1,5 @@
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -93,11 +95,15 @@ TimeStats sample(const BenchmarkOptions& o, Prepare prepare, Timed timed) {
 }
 
 // Seconds one full run should take, from timing a few rows of C. A run costs a fixed part (packing
-// or transposing B, launches) plus a part proportional to M, so two trials fit both: the trials start
-// near 2e7 flops and grow 8x until one lasts 20 ms or covers the whole problem (then it is exact).
+// or transposing B, launches, threads left idle by too few rows) plus a part proportional to M, so
+// two trials at least fit both: they start near 2e7 flops and grow 8x until the latest lasts 20 ms,
+// or until one covers the whole problem (then it is exact).
 double estimate_run_seconds(const Backend& backend, const Problem& p, int& trial_rows) {
   const GemmShape& s = p.shape;
-  std::int64_t rows = std::clamp<std::int64_t>(std::int64_t(2e7 / (2.0 * double(s.n) * double(s.k))), 1, s.m);
+  // At least one row per thread: fewer would leave threads idle and read as a fixed cost.
+  const std::int64_t start = std::max<std::int64_t>(std::int64_t(2e7 / (2.0 * double(s.n) * double(s.k))),
+                                                    omp_get_max_threads());
+  std::int64_t rows = std::clamp<std::int64_t>(start, 1, s.m);
   std::int64_t previous_rows = 0;
   double previous_t = 0;
   while (true) {
@@ -113,9 +119,8 @@ double estimate_run_seconds(const Backend& backend, const Problem& p, int& trial
     }
     trial_rows = int(rows);
     if (rows == s.m) return t;
-    if (t >= 0.02) {
-      const double per_row = previous_rows ? std::max(0.0, (t - previous_t) / double(rows - previous_rows))
-                                           : t / double(rows);
+    if (t >= 0.02 && previous_rows) {
+      const double per_row = std::max(0.0, (t - previous_t) / double(rows - previous_rows));
       const double fixed = std::max(0.0, t - per_row * double(rows));
       return fixed + per_row * double(s.m);
     }
