@@ -303,7 +303,11 @@ class Machine:
 
     @property
     def label(self):
-        return f"M{self.number} · {self.key[0] or 'unnamed host'}"
+        # Hostnames of lent machines are often generic ("vm"): say what the machine is, too.
+        gpu = self.context.get("gpu") or {}
+        cores = self.context.get("cpu_cores")
+        what = gpu.get("name") or (f"CPU only, {cores} cores" if cores else "CPU only")
+        return f"M{self.number} · {self.key[0] or 'unnamed host'} ({what})"
 
     @property
     def shapes(self):

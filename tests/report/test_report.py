@@ -76,7 +76,7 @@ def test_deterministic_and_complete(tmp):
     for fixture in FIXTURES:
         document = load(fixture)
         host = document["context"]["hostname"]
-        block = re.search(rf"### M\d+ · {re.escape(host)}\n(.*?)(?=\n### |\Z)", overview, re.S)
+        block = re.search(rf"### M\d+ · {re.escape(host)} \([^)]*\)\n(.*?)(?=\n### |\Z)", overview, re.S)
         check(f"overview has a table for {host}", block is not None)
         for backend in sorted({row["backend"] for row in document["results"]}):
             check(f"overview lists {backend} for {host}", block is not None and f"`{backend}`" in block.group(1))
