@@ -1,10 +1,10 @@
 #include "cpu_backend.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
-#include <vector>
 
 #include "cache_flush.hpp"
 

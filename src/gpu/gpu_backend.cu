@@ -180,11 +180,15 @@ class GpuBackend final : public Backend {
   Availability availability() const override {
     std::string why = unavailable_reason();
     if (why.empty() && spec_.min_compute_capability > 0) {
-      const int have = compute_capability();
-      if (have < spec_.min_compute_capability)
-        why = "needs compute capability " + std::to_string(spec_.min_compute_capability / 10) + "." +
-              std::to_string(spec_.min_compute_capability % 10) + " or newer; this GPU has " +
-              std::to_string(have / 10) + "." + std::to_string(have % 10);
+      try {  // the harness asks before its own error handling: report, never throw
+        const int have = compute_capability();
+        if (have < spec_.min_compute_capability)
+          why = "needs compute capability " + std::to_string(spec_.min_compute_capability / 10) + "." +
+                std::to_string(spec_.min_compute_capability % 10) + " or newer; this GPU has " +
+                std::to_string(have / 10) + "." + std::to_string(have % 10);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
     }
     return {why.empty(), why};
   }
