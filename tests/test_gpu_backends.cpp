@@ -1,5 +1,6 @@
 #include <stdexcept>
 
+#include "../src/gpu/simt_tuning.hpp"
 #include "backend_checks.hpp"
 
 using namespace matcompare;
@@ -18,6 +19,18 @@ TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any al
     ++checked;
   }
   CHECK(checked >= 22);
+}
+
+TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning table picks") {
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  REQUIRE(gpu::simt_variants().size() >= 10);
+  for (const gpu::SimtVariant& v : gpu::simt_variants()) {
+    SUBCASE(v.name.c_str()) {
+      gpu::force_simt_choice({v.name, 3});  // a group that does not divide the block rows
+      matcompare_test::check_backend(tuned);
+      gpu::force_simt_choice({});
+    }
+  }
 }
 
 TEST_CASE("a shape too large for device memory is a clear error, not a crash") {

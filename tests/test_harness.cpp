@@ -47,6 +47,30 @@ TEST_CASE("run_benchmarks adds the vendor, which reads 1.00x, and sets every rat
   CHECK(vendor->backend.name == "cpu/openblas");
   CHECK(vendor->vs_vendor == doctest::Approx(1.0));
   CHECK(loop->vs_vendor == doctest::Approx(loop->gflops / vendor->gflops));
+  // FP32 rows on the CPU: the vendor is also the same-precision vendor.
+  CHECK(vendor->vs_precision_vendor == doctest::Approx(1.0));
+  CHECK(loop->vs_precision_vendor == doctest::Approx(loop->vs_vendor));
+}
+
+TEST_CASE("a TF32 row brings the vendor of its precision, and its ratio is taken against it") {
+  const auto selected = select_backends("gpu/tensor-core-tf32-ws");
+  REQUIRE(selected.size() == 1);
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0.0;
+  const auto results = run_benchmarks(selected, {{64, 64, 64}}, o);
+  std::vector<std::string> names;
+  for (const auto& r : results) names.push_back(r.backend.name);
+  CHECK(names == std::vector<std::string>{"gpu/tensor-core-tf32-ws", "gpu/cublas-tf32", "gpu/cublas-fp32"});
+  for (const auto& r : results) {
+    if (r.status != Status::ok) continue;  // no GPU here: every row is unavailable and has no ratio
+    const double tf32_vendor = results[1].gflops, fp32_vendor = results[2].gflops;
+    if (r.backend.precision == Precision::tf32)
+      CHECK(r.vs_precision_vendor == doctest::Approx(r.gflops / tf32_vendor));
+    else
+      CHECK(r.vs_precision_vendor == doctest::Approx(r.gflops / fp32_vendor));
+    CHECK(r.vs_vendor == doctest::Approx(r.gflops / fp32_vendor));
+  }
 }
 
 TEST_CASE("an unavailable backend is reported, not run") {

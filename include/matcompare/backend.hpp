@@ -27,6 +27,8 @@ struct BackendInfo {
   std::string idea;       // one line: what it adds over its predecessor
   Precision precision = Precision::fp32;
   bool vendor = false;    // the row other rows on its device are compared with
+  // The vendor row of its precision on its device (cuBLAS TF32 for TF32 rows); every vendor row is one too.
+  bool precision_vendor = false;
 };
 
 struct Availability {

@@ -39,6 +39,7 @@ struct BenchmarkResult {
   TimeStats total;            // upload + compute + download
   double gflops = 0;          // from the compute median
   double vs_vendor = 0;       // gflops / the vendor's gflops on this device and shape (0: unknown)
+  double vs_precision_vendor = 0;  // gflops / the gflops of the vendor row of the same precision (0: unknown)
   double estimated_run_s = 0; // one run's estimated time (from the few-row trial; measured when skipped after verifying)
   ErrorStats errors;
   bool verified = false;      // errors were measured
@@ -66,8 +67,8 @@ using ProgressFn = std::function<void(const Progress&)>;
 // One backend on one problem: availability, time estimate, verification, then timing.
 BenchmarkResult measure(const Backend& backend, const Problem& problem, const BenchmarkOptions& options);
 
-// Every backend on every shape. Each device's vendor backend is added when absent, measured first,
-// and every row's vs_vendor is set against it. Results come shape by shape, in registry order.
+// Every backend on every shape. Each device's vendor backend, and the vendor row of each precision selected on
+// it, are added when absent and measured first; every row's vs_vendor and vs_precision_vendor are set against them. Results come shape by shape, in registry order.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress = {});

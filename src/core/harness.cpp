@@ -268,20 +268,23 @@ BenchmarkResult measure(const Backend& backend, const Problem& p, const Benchmar
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress) {
-  // Registry order, with the vendor of every selected device added.
+  // Registry order, with the vendor of every selected device and the vendor of every selected precision added.
   std::vector<const Backend*> backends;
   for (const Backend* b : all_backends()) {
+    const BackendInfo& info = b->info();
     const bool chosen = std::find(selected.begin(), selected.end(), b) != selected.end();
-    const bool device_vendor = b->info().vendor && std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
-                                 return s->info().device == b->info().device;
-                               });
-    if (chosen || device_vendor) backends.push_back(b);
+    const bool vendor_needed = std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
+      return s->info().device == info.device &&
+             (info.vendor || (info.precision_vendor && s->info().precision == info.precision));
+    });
+    if (chosen || vendor_needed) backends.push_back(b);
   }
+  auto is_vendor = [](const Backend* b) { return b->info().vendor || b->info().precision_vendor; };
   std::vector<const Backend*> order;  // vendors first: everything else is compared with them
   for (const Backend* b : backends)
-    if (b->info().vendor) order.push_back(b);
+    if (is_vendor(b)) order.push_back(b);
   for (const Backend* b : backends)
-    if (!b->info().vendor) order.push_back(b);
+    if (!is_vendor(b)) order.push_back(b);
 
   for (const GemmShape& shape : shapes) check_host_memory(shape);  // fail before any work, not midway
 
@@ -298,13 +301,24 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
       ++done;
     }
     std::map<DeviceKind, double> vendor_gflops;
-    for (const auto& [b, r] : by_backend)
-      if (b->info().vendor && r.status == Status::ok) vendor_gflops[b->info().device] = r.gflops;
+    std::map<std::pair<DeviceKind, Precision>, double> precision_vendor_gflops;
+    for (const auto& [b, r] : by_backend) {
+      if (r.status != Status::ok) continue;
+      if (b->info().vendor) vendor_gflops[b->info().device] = r.gflops;
+      if (b->info().vendor || b->info().precision_vendor)
+        precision_vendor_gflops[{b->info().device, b->info().precision}] = r.gflops;
+    }
+    auto ratio = [](double gflops, const auto& table, const auto& key) {
+      const auto found = table.find(key);
+      return found != table.end() && found->second > 0 ? gflops / found->second : 0.0;
+    };
     for (const Backend* b : backends) {
       BenchmarkResult r = by_backend[b];
-      const auto vendor = vendor_gflops.find(b->info().device);
-      if (r.status == Status::ok && vendor != vendor_gflops.end() && vendor->second > 0)
-        r.vs_vendor = r.gflops / vendor->second;
+      if (r.status == Status::ok) {
+        r.vs_vendor = ratio(r.gflops, vendor_gflops, b->info().device);
+        r.vs_precision_vendor =
+            ratio(r.gflops, precision_vendor_gflops, std::make_pair(b->info().device, b->info().precision));
+      }
       all.push_back(std::move(r));
     }
   }

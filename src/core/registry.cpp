@@ -9,6 +9,7 @@
 #include "../cpu/kernels.hpp"
 #include "../gpu/gpu_runtime.hpp"
 #include "../gpu/kernels.hpp"
+#include "../gpu/tf32_passes.hpp"
 
 #if MATCOMPARE_HAVE_CUDA
 #define GPU_LAUNCH(fn) &gpu::fn
@@ -29,6 +30,7 @@ BackendInfo describe(const char* name, const char* seed, const char* idea, Preci
   info.idea = idea;
   info.precision = p;
   info.vendor = vendor;
+  info.precision_vendor = vendor;
   return info;
 }
 
@@ -121,16 +123,31 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(describe("gpu/warp-tiled", "beyond the seeds (after 000 gemm_final / 001 v8)",
                "each warp owns a 64x32 warp tile of 4x4 lane sub-tiles, BK 16, B prefetched by cp.async"),
       with({}, GPU_LAUNCH(launch_warp_tiled)));
+  gpu(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
+               "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a tuned table "
+               "picks the variant per GPU and shape class"),
+      with({}, GPU_LAUNCH(launch_simt_tuned)));
   gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
       with({}, GPU_LAUNCH(launch_wmma_tf32)));
   gpu(describe("gpu/tensor-core-tf32", "beyond the seeds (after 001 v10)",
                "Hopper wgmma TF32 on C^T tiles: A by TMA (4-stage ring), B via registers, decoupled warpgroups",
                Precision::tf32),
       GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32), 1, 4, 4, nullptr, false, 90});
+  gpu(describe("gpu/tensor-core-tf32-ws", "beyond the seeds (after gpu/tensor-core-tf32)",
+               "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), two consumer "
+               "warpgroups with double-buffered fragments, grouped tile order",
+               Precision::tf32),
+      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32_ws), 1, 4, 4, nullptr, false, 90});
+  gpu(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
+               "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, big*small, "
+               "small*big)"),
+      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_3xtf32), 1, 4, 4, &gpu::split_a_scratch_bytes, false, 90});
   GpuKernelSpec cublas{};
   cublas.uses_cublas = true;
-  gpu(describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32),
-      with(cublas, GPU_LAUNCH(launch_cublas_tf32)));
+  BackendInfo cublas_tf32 =
+      describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32);
+  cublas_tf32.precision_vendor = true;
+  gpu(cublas_tf32, with(cublas, GPU_LAUNCH(launch_cublas_tf32)));
   gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
                Precision::fp32, true),
       with(cublas, GPU_LAUNCH(launch_cublas_fp32)));

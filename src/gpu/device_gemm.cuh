@@ -32,4 +32,15 @@ __device__ __forceinline__ float scale_output(float alpha, float beta, float dot
   return beta == 0.0f ? alpha * dot : alpha * dot + beta * *c;
 }
 
+// Block tile coordinates of linear block `id`: groups of `group` block rows are swept column by column, so the
+// blocks resident at one time share A rows and B columns.
+__device__ __forceinline__ void rasterize(int id, int tiles_m, int tiles_n, int group, int& tile_m, int& tile_n) {
+  const int per_group = group * tiles_n;
+  const int first_m = id / per_group * group;
+  const int rows = min(tiles_m - first_m, group);
+  const int in_group = id % per_group;
+  tile_m = first_m + in_group % rows;
+  tile_n = in_group / rows;
+}
+
 }  // namespace matcompare::gpu

@@ -25,8 +25,11 @@ void launch_smem_outer_product(const DeviceGemm& g);       // smem_outer_product
 void launch_register_prefetch(const DeviceGemm& g);        // register_prefetch.cu
 void launch_double_buffered(const DeviceGemm& g);          // double_buffered.cu
 void launch_warp_tiled(const DeviceGemm& g);               // warp_tiled.cu
+void launch_simt_tuned(const DeviceGemm& g);               // simt_tuned.cu
 void launch_wmma_tf32(const DeviceGemm& g);                // wmma_tf32.cu
 void launch_tensor_core_tf32(const DeviceGemm& g);         // tensor_core_tf32.cu
+void launch_tensor_core_tf32_ws(const DeviceGemm& g);      // tensor_core_tf32_ws.cu
+void launch_tensor_core_3xtf32(const DeviceGemm& g);       // tensor_core_3xtf32.cu
 void launch_cublas_fp32(const DeviceGemm& g);              // cublas.cu
 void launch_cublas_tf32(const DeviceGemm& g);              // cublas.cu
 

@@ -86,6 +86,11 @@ __device__ __forceinline__ void copy16_async(float* dst, const float* src, bool 
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 // Only this thread's copies are waited for: a __syncthreads() must follow before others read them.
 __device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+// Waits until at most kPending of this thread's most recent commit groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void wait_copies_but() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+}
 
 // The scale_output rule for 4 adjacent outputs; C is not read when beta == 0.
 __device__ __forceinline__ void store_scaled4(float alpha, float beta, const float4& dot, float* out) {

@@ -1,0 +1,150 @@
+// matcompare-tune: searches the parameter space of gpu/simt-tuned on this GPU. Every variant runs through the
+// harness (verified, then timed like any row) beside cuBLAS FP32 on one square shape per shape class; the best
+// three are tried again with other rasterization groups. The winners become this GPU's rows of the tuning table
+// (src/gpu/simt_tuning_table.inc), which the backend reads at run time; rows of other GPUs are kept.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../src/gpu/gpu_runtime.hpp"
+#include "../src/gpu/simt_tuning.hpp"
+#include "cli_support.hpp"
+#include "matcompare/matcompare.hpp"
+
+namespace {
+
+using namespace matcompare;
+
+[[noreturn]] void fail(const std::string& message) {
+  std::cerr << "matcompare-tune: error: " << message << std::endl;
+  std::exit(2);
+}
+
+struct Trial {
+  gpu::SimtChoice choice;
+  double ms = std::numeric_limits<double>::infinity();  // compute median; infinite when it failed
+  std::string failure;
+};
+
+std::string describe(const gpu::SimtChoice& c) { return c.variant + " g" + std::to_string(c.group); }
+
+// The table's rows for other GPUs, verbatim.
+std::vector<std::string> rows_of_other_gpus(const std::string& path, int compute_capability) {
+  std::vector<std::string> kept;
+  std::ifstream in(path);
+  const std::string own = "{" + std::to_string(compute_capability) + ",";
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("{", 0) == 0 && line.rfind(own, 0) != 0) kept.push_back(line);
+  return kept;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Tunes gpu/simt-tuned on this GPU and writes its rows of the tuning table"};
+  std::string sizes_text = "1024,2048,4096,8192", table_path;
+  int device = 0;
+  double min_time = 0.1;
+  app.add_option("--sizes", sizes_text, "one square size per shape class, ascending");
+  app.add_option("--table", table_path, "the tuning table to update (default: only print)");
+  app.add_option("--device", device, "which GPU")->check(CLI::NonNegativeNumber);
+  app.add_option("--min-time", min_time, "seconds of timed work per measurement")->check(CLI::Range(0.0, 60.0));
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);
+    fail(e.what());
+  }
+
+  std::vector<GemmShape> shapes;
+  try {
+    shapes = parse_shapes(sizes_text, "", "", "");
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  for (std::size_t i = 1; i < shapes.size(); ++i)
+    if (shapes[i].m <= shapes[i - 1].m) fail("--sizes must be ascending");
+  try {
+    gpu::select_device(device);
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  const Backend& cublas = find_backend("gpu/cublas-fp32");
+  const Availability available = tuned.availability();
+  if (!available.available) fail("gpu/simt-tuned cannot run here: " + available.reason);
+  const int cc = gpu::compute_capability();
+  std::string why_not;
+  const auto gpu_context = gpu::describe_device(why_not);
+  const std::string gpu_name = gpu_context ? gpu_context->name : "unknown GPU";
+
+  BenchmarkOptions options;
+  options.min_time_s = min_time;
+  options.repetitions = 5;
+  std::ostringstream table;
+  table << "// Written by matcompare-tune (apps/tune.cpp); rows: {compute capability, largest M*N of the class, "
+           "variant, group}.\n";
+  std::vector<std::string> own_rows;
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const GemmShape& shape = shapes[i];
+    const Problem problem = make_problem(shape, 1.0f, 0.0f, 42 + i);
+    auto run = [&](const gpu::SimtChoice& choice) {
+      gpu::force_simt_choice(choice);
+      const BenchmarkResult r = measure(tuned, problem, options);
+      Trial t{choice};
+      if (r.status == Status::ok)
+        t.ms = r.compute.median_ms;
+      else
+        t.failure = to_string(r.status) + ": " + r.reason;
+      std::printf("  %-44s %s\n", describe(choice).c_str(),
+                  t.failure.empty() ? (std::to_string(t.ms) + " ms").c_str() : t.failure.c_str());
+      std::fflush(stdout);
+      return t;
+    };
+    const BenchmarkResult vendor_before = measure(cublas, problem, options);
+    std::printf("%s: cuBLAS FP32 %.4f ms\n", to_string(shape).c_str(), vendor_before.compute.median_ms);
+    std::vector<Trial> trials;
+    for (const gpu::SimtVariant& v : gpu::simt_variants()) trials.push_back(run({v.name, 8}));
+    std::vector<Trial> ranked = trials;
+    std::sort(ranked.begin(), ranked.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
+    for (std::size_t top = 0; top < std::min<std::size_t>(3, ranked.size()); ++top)
+      for (int group : {1, 4, 16})
+        if (std::isfinite(ranked[top].ms)) trials.push_back(run({ranked[top].choice.variant, group}));
+    const BenchmarkResult vendor_after = measure(cublas, problem, options);
+    const Trial best = *std::min_element(trials.begin(), trials.end(),
+                                         [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
+    if (!std::isfinite(best.ms)) fail("no variant ran on " + to_string(shape));
+    const double vendor_ms = 0.5 * (vendor_before.compute.median_ms + vendor_after.compute.median_ms);
+    std::printf("%s best: %s %.4f ms, cuBLAS FP32 %.4f / %.4f ms, x cuBLAS %.3f\n", to_string(shape).c_str(),
+                describe(best.choice).c_str(), best.ms, vendor_before.compute.median_ms,
+                vendor_after.compute.median_ms, vendor_ms / best.ms);
+    // Classes meet halfway (geometrically) between the tuned sizes.
+    const std::int64_t bound = i + 1 < shapes.size() ? shape.m * shapes[i + 1].m : std::numeric_limits<std::int64_t>::max();
+    char row[256];
+    std::snprintf(row, sizeof row, "{%d, %lld, \"%s\", %d},  // %s %s: %.4f ms, x cuBLAS FP32 %.3f", cc,
+                  static_cast<long long>(bound), best.choice.variant.c_str(), best.choice.group, gpu_name.c_str(),
+                  to_string(shape).c_str(), best.ms, vendor_ms / best.ms);
+    own_rows.push_back(row);
+  }
+  gpu::force_simt_choice({});
+
+  if (!table_path.empty()) {
+    for (const std::string& r : rows_of_other_gpus(table_path, cc)) table << r << "\n";
+    for (const std::string& r : own_rows) table << r << "\n";
+    try {
+      write_output(table_path, table.str());
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+  }
+  for (const std::string& r : own_rows) std::printf("%s\n", r.c_str());
+  return 0;
+}

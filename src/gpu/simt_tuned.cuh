@@ -1,0 +1,187 @@
+#pragma once
+// Beyond the seeds, after gpu/warp-tiled: the warp-tiled design made a parameter space, so a tuner can pick
+// the point that is fastest on a given GPU and shape (simt_tuning.hpp). Over warp_tiled.cu it adds:
+//  - a cp.async ring of kStages tiles for B, and for A too when A is kept row-major in shared memory
+//    (its rows are then read as float4 along k, 4 k steps at a time, instead of transposed);
+//  - block tile, warp tile, lane grid, K step and blocks per SM as template parameters;
+//  - grouped rasterization: consecutive blocks sweep a group of block rows, so their A rows and B columns
+//    are reused from L2 (a run-time parameter).
+#include <cstddef>
+
+#include "device_gemm.cuh"
+#include "tile_io.cuh"
+
+namespace matcompare::gpu::simt {
+
+template <int kBM_, int kBN_, int kBK_, int kWM_, int kWN_, int kLaneRows_, int kStages_, bool kTransposedA_,
+          int kMinBlocks_>
+struct Config {
+  static constexpr int kBM = kBM_, kBN = kBN_, kBK = kBK_;  // block tile
+  static constexpr int kWM = kWM_, kWN = kWN_;              // warp tile
+  static constexpr int kLaneRows = kLaneRows_, kLaneCols = 32 / kLaneRows_;
+  static constexpr int kStages = kStages_;
+  static constexpr bool kTransposedA = kTransposedA_;  // A through registers, stored [k][m]; else cp.async, [m][k]
+  static constexpr int kMinBlocks = kMinBlocks_;
+  static constexpr int kThreads = (kBM / kWM) * (kBN / kWN) * 32;
+  // A lane computes 4x4 blocks kRM x kRN times, the blocks one lane grid apart: a warp's float4 fragment reads
+  // then cover contiguous 16-byte pieces.
+  static constexpr int kRM = kWM / (4 * kLaneRows), kRN = kWN / (4 * kLaneCols);
+  static constexpr int kTM = 4 * kRM, kTN = 4 * kRN;
+  // Row-major A rows are padded by 4 floats so that lanes reading rows 4 apart hit different banks; the
+  // transposed tile is padded by 4 for the same reason as in warp_tiled.cu.
+  static constexpr int kLdA = kTransposedA ? kBM + 4 : kBK + 4;
+  static constexpr int kATileFloats = kTransposedA ? kBK * kLdA : kBM * kLdA;
+  static constexpr int kStageFloats = kATileFloats + kBK * kBN;
+  static constexpr std::size_t kSmemBytes = std::size_t(kStages) * kStageFloats * sizeof(float);
+  static constexpr int kACopies = kBM * kBK / 4 / kThreads, kBCopies = kBK * kBN / 4 / kThreads;
+
+  static_assert(kBM % kWM == 0 && kBN % kWN == 0, "warp tiles cover the block tile");
+  static_assert(32 % kLaneRows == 0 && kRM >= 1 && kRN >= 1 && kRM * 4 * kLaneRows == kWM &&
+                    kRN * 4 * kLaneCols == kWN,
+                "the lane grid covers the warp tile in 4x4 blocks");
+  static_assert(kBK % 4 == 0 && kACopies >= 1 && kBCopies >= 1 && kACopies * kThreads * 4 == kBM * kBK &&
+                    kBCopies * kThreads * 4 == kBK * kBN,
+                "every thread moves whole float4s of both tiles");
+  static_assert(kStages >= 2, "at least double buffering");
+};
+
+template <typename C>
+__global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
+    const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc,
+    float alpha, float beta, int m, int n, int k_padded, int group) {
+  extern __shared__ float4 smem4[];
+  float* smem = reinterpret_cast<float*>(smem4);
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  int tile_m, tile_n;
+  rasterize(blockIdx.x, (m + C::kBM - 1) / C::kBM, (n + C::kBN - 1) / C::kBN, group, tile_m, tile_n);
+  const int block_row = tile_m * C::kBM, block_col = tile_n * C::kBN;
+  const int warp_row = warp / (C::kBN / C::kWN) * C::kWM, warp_col = warp % (C::kBN / C::kWN) * C::kWN;
+  const int lane_row = lane / C::kLaneCols, lane_col = lane % C::kLaneCols;
+  const int a_first = warp_row + lane_row * 4, b_first = warp_col + lane_col * 4;  // a lane's first row / column
+
+  auto a_stage = [&](int s) { return smem + s * C::kStageFloats; };
+  auto b_stage = [&](int s) { return smem + s * C::kStageFloats + C::kATileFloats; };
+
+  // Copy l of a thread is float4 number tid + l*kThreads of a tile, row-major over the tile.
+  auto copy_b = [&](int tile, int s) {
+#pragma unroll
+    for (int l = 0; l < C::kBCopies; ++l) {
+      const int q = tid + l * C::kThreads, r = q / (C::kBN / 4), col = q % (C::kBN / 4) * 4;
+      const int k = tile * C::kBK + r;
+      const bool in = k < k_padded && block_col + col < n;
+      copy16_async(b_stage(s) + r * C::kBN + col, in ? b + std::size_t(k) * ldb + block_col + col : b, in);
+    }
+  };
+  float4 staged_a[C::kTransposedA ? C::kACopies : 1];  // the transposed path's next A tile
+  auto fetch_a = [&](int tile, int s) {
+#pragma unroll
+    for (int l = 0; l < C::kACopies; ++l) {
+      const int q = tid + l * C::kThreads, r = q / (C::kBK / 4), col = q % (C::kBK / 4) * 4;
+      const int k = tile * C::kBK + col;
+      const bool in = block_row + r < m && k < k_padded;
+      const float* src = in ? a + std::size_t(block_row + r) * lda + k : a;
+      if constexpr (C::kTransposedA)
+        staged_a[l] = in ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      else
+        copy16_async(a_stage(s) + r * C::kLdA + col, src, in);
+    }
+  };
+  auto store_staged_a = [&](int s) {
+    if constexpr (C::kTransposedA) {
+#pragma unroll
+      for (int l = 0; l < C::kACopies; ++l) {
+        const int q = tid + l * C::kThreads, r = q / (C::kBK / 4), col = q % (C::kBK / 4) * 4;
+        float* as = a_stage(s);
+        as[(col + 0) * C::kLdA + r] = staged_a[l].x;
+        as[(col + 1) * C::kLdA + r] = staged_a[l].y;
+        as[(col + 2) * C::kLdA + r] = staged_a[l].z;
+        as[(col + 3) * C::kLdA + r] = staged_a[l].w;
+      }
+    }
+  };
+
+  float acc[C::kTM][C::kTN] = {};
+  auto multiply_stage = [&](int s) {
+    const float* as = a_stage(s);
+    const float* bs = b_stage(s);
+#pragma unroll
+    for (int k4 = 0; k4 < C::kBK; k4 += 4) {
+      // A fragments of 4 k steps: transposed, one float4 per 4 rows and k; row-major, one float4 per row.
+      float af[4][C::kTM];
+#pragma unroll
+      for (int i = 0; i < C::kTM; i += 4) {
+        const int row = a_first + i / 4 * (4 * C::kLaneRows);
+        if constexpr (C::kTransposedA) {
+#pragma unroll
+          for (int kk = 0; kk < 4; ++kk) unpack4(load4(as + (k4 + kk) * C::kLdA + row), &af[kk][i]);
+        } else {
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            const float4 v = load4(as + (row + r) * C::kLdA + k4);
+            af[0][i + r] = v.x;
+            af[1][i + r] = v.y;
+            af[2][i + r] = v.z;
+            af[3][i + r] = v.w;
+          }
+        }
+      }
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+        float bf[C::kTN];
+#pragma unroll
+        for (int j = 0; j < C::kTN; j += 4)
+          unpack4(load4(bs + (k4 + kk) * C::kBN + b_first + j / 4 * (4 * C::kLaneCols)), &bf[j]);
+#pragma unroll
+        for (int i = 0; i < C::kTM; ++i)
+#pragma unroll
+          for (int j = 0; j < C::kTN; ++j) acc[i][j] += af[kk][i] * bf[j];
+      }
+    }
+  };
+
+  // The ring: tile t lives in stage t % kStages; kStages - 1 tiles are in flight while one is multiplied.
+  // Empty commit groups keep the wait counts right near the end.
+  const int num_tiles = (k_padded + C::kBK - 1) / C::kBK;
+#pragma unroll
+  for (int s = 0; s < C::kStages - 1; ++s) {
+    if (s < num_tiles) {
+      fetch_a(s, s);
+      store_staged_a(s);
+      copy_b(s, s);
+    }
+    commit_copies();
+  }
+  for (int t = 0; t < num_tiles; ++t) {
+    wait_copies_but<C::kStages - 2>();
+    // Tile t is complete for everyone, and everyone is done with tile t-1, whose stage is refilled next.
+    __syncthreads();
+    const int next = t + C::kStages - 1;
+    const bool has_next = next < num_tiles;
+    if (has_next) {
+      fetch_a(next, next % C::kStages);
+      copy_b(next, next % C::kStages);
+    }
+    commit_copies();
+    multiply_stage(t % C::kStages);
+    // The transposed path's A arrives in registers during the multiply; its stage is read only after the
+    // barrier at the top of a later iteration.
+    if (has_next) store_staged_a(next % C::kStages);
+  }
+
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  out.put_blocks(acc, block_row + a_first, 4 * C::kLaneRows, block_col + b_first, 4 * C::kLaneCols);
+}
+
+// Launches configuration C with rasterization group `group` (block rows per group).
+template <typename C>
+void launch_simt_tuned(const DeviceGemm& g, int group) {
+  // Every launch: the attribute belongs to the context, which a fault in another row may have reset.
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_tuned_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(C::kSmemBytes)));
+  const unsigned blocks = ceil_div(g.m, C::kBM) * ceil_div(g.n, C::kBN);
+  simt_tuned_kernel<C><<<blocks, C::kThreads, C::kSmemBytes, g.stream>>>(
+      g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group < 1 ? 1 : group);
+  MC_CHECK_LAUNCH();
+}
+
+}  // namespace matcompare::gpu::simt

@@ -1,0 +1,202 @@
+// Beyond the seeds, after gpu/tensor-core-tf32: the same C^T = B^T A^T warpgroup MMA, now warp-specialized and
+// persistent. A producer warpgroup only issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a
+// 4-stage mbarrier ring; two consumer warpgroups only multiply, with their register fragments double-buffered so
+// that the next k tile's shared loads overlap the tensor cores. Blocks stay resident and walk the output tiles in
+// grouped order, so a tile's epilogue overlaps the producer's loads for the next. Run with three passes over K on
+// split operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+#include <cstdint>
+
+#include "device_gemm.cuh"
+#include "hopper.cuh"
+#include "kernels.hpp"
+#include "tf32_passes.hpp"
+
+namespace matcompare::gpu {
+namespace {
+
+constexpr int kBM = kTf32PassRows, kBN = 128, kBK = 32;  // rows of C (wgmma N), columns of C (2 x wgmma M), depth
+constexpr int kStages = 4;
+constexpr int kConsumers = 2;                             // warpgroups that multiply; one more produces
+constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr int kATileBytes = kBM * kBK * 4;                // 32 KiB: one 128-byte swizzle row per C row
+constexpr int kBBoxCols = 32;                             // a B box row is one 128-byte swizzle row
+constexpr int kBBoxBytes = kBK * kBBoxCols * 4;           // 4 KiB
+constexpr int kBBoxes = kBN / kBBoxCols;
+constexpr int kStageBytes = kATileBytes + kBBoxes * kBBoxBytes;
+constexpr int kAlign = 1024;                              // the 128-byte swizzle repeats every 8 rows
+constexpr int kBarrierOffset = kStages * kStageBytes;     // then full[kStages], empty[kStages]
+constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * kStages * 8 + kAlign;
+constexpr int kGroup = 8;                                 // block rows per rasterization group
+// Registers move from the producer, which needs few, to the consumers' 128 accumulators and 2 x 16 fragments.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "one block per SM");
+static_assert(kBK * 4 == 128 && kATileBytes % kAlign == 0 && kBBoxBytes % kAlign == 0,
+              "tiles are whole 128-byte swizzle periods");
+static_assert(kBM <= 256 && kBK <= 256, "TMA boxes have at most 256 rows");
+static_assert(kConsumers * 64 == kBN && kBM == 256, "a consumer holds one 64 x 256 wgmma tile of C^T");
+
+#if MC_HOPPER_DEVICE_CODE
+template <int kRegisters>
+__device__ __forceinline__ void grow_registers() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+template <int kRegisters>
+__device__ __forceinline__ void shrink_registers() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+
+// The TF32 value nearest x, and the TF32 value nearest what it leaves over.
+__device__ __forceinline__ std::uint32_t big_part(float x) { return to_tf32(x); }
+__device__ __forceinline__ std::uint32_t small_part(float x) { return to_tf32(x - __uint_as_float(to_tf32(x))); }
+#endif
+
+// passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
+// and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A) big(B), the
+// small terms first so that they are not lost against the large partial sums.
+__global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
+                                                                   const __grid_constant__ CUtensorMap b_map,
+                                                                   float* __restrict__ c, int ldc, float alpha,
+                                                                   float beta, int m, int n, int k_padded, int passes,
+                                                                   int big_a_rows) {
+#if MC_HOPPER_DEVICE_CODE
+  extern __shared__ unsigned char smem_raw[];
+  // The swizzle is applied to absolute shared addresses, so tiles must start on a 1024-byte boundary; the
+  // dynamic window's start is only 16-byte aligned for sure.
+  const std::uint32_t raw_addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem_raw));
+  const std::uint32_t smem_addr = (raw_addr + kAlign - 1) & ~std::uint32_t(kAlign - 1);
+  const unsigned char* smem = smem_raw + (smem_addr - raw_addr);
+  const std::uint32_t full = smem_addr + kBarrierOffset, empty = full + kStages * 8;
+
+  const int tid = threadIdx.x, warpgroup = tid / 128;
+  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+  const int k_tiles = (k_padded + kBK - 1) / kBK, steps = passes * k_tiles;  // k tiles per output tile
+
+  if (tid == 0) {
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      init_barrier(full + s * 8, 1);
+      init_barrier(empty + s * 8, kConsumers * 4);  // every consumer warp releases a stage it has read
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();  // the barriers exist before anyone waits on them or a TMA completes on them
+
+  // Ring position `it` counts k tiles over all of this block's output tiles: stage it % kStages, its use number
+  // it / kStages selects the barrier phase.
+  if (warpgroup == 0) {
+    shrink_registers<kProducerRegisters>();
+    if (tid != 0) return;
+    int it = 0;
+    for (int tile = blockIdx.x; tile < tiles_m * tiles_n; tile += gridDim.x) {
+      int tile_m, tile_n;
+      rasterize(tile, tiles_m, tiles_n, kGroup, tile_m, tile_n);
+      for (int step = 0; step < steps; ++step, ++it) {
+        const int pass = step / k_tiles, k0 = step % k_tiles * kBK;
+        const int s = it % kStages;
+        if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
+        const std::uint32_t stage = smem_addr + s * kStageBytes;
+        expect_bytes(full + s * 8, kStageBytes);
+        load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * kBM + (pass == 0 ? 0 : big_a_rows));
+#pragma unroll
+        for (int i = 0; i < kBBoxes; ++i)
+          load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, tile_n * kBN + i * kBBoxCols, k0);
+      }
+    }
+    return;
+  }
+
+  grow_registers<kConsumerRegisters>();
+  const int consumer = warpgroup - 1, warp = tid / 32 % 4, lane = tid % 32, g = lane / 4, t4 = lane % 4;
+  // Fragment of the register operand (PTX "wgmma .tf32 register fragment A"): thread (g, t4) of a warp holds rows
+  // g, g+8 at k = t4, t4+4. M order within a warp is free (it only permutes rows of C^T); rows g and g+8 are taken
+  // as a pair of adjacent C columns, one 8-byte load. The pairs are placed so that a half-warp's loads hit 32
+  // different banks of the swizzled B box: lanes g = 0, 1 and g = 2, 3 use 16-byte chunks 4 apart (the swizzle
+  // XORs the chunk with k % 8, and t4 only reaches its low 2 bits); the warps of a pair share a box.
+  const int box = 2 * consumer + warp / 2;
+  const int chunk = 2 * (warp % 2) + g / 4 + (g / 2 % 2) * 4;
+  const int half = g % 2;
+  const int tile_col = box * kBBoxCols + chunk * 4 + half * 2;
+  const int lo_offset = box * kBBoxBytes + t4 * 128 + (chunk ^ t4) * 16 + half * 8;
+  const int hi_offset = box * kBBoxBytes + (t4 + 4) * 128 + (chunk ^ (t4 + 4)) * 16 + half * 8;
+
+  auto load_fragments = [&](int s, bool small_b, std::uint32_t(&frag)[kBK / 8][4]) {
+    const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
+#pragma unroll
+    for (int k8 = 0; k8 < kBK / 8; ++k8) {
+      const float2 lo = *reinterpret_cast<const float2*>(b_stage + k8 * 8 * 128 + lo_offset);
+      const float2 hi = *reinterpret_cast<const float2*>(b_stage + k8 * 8 * 128 + hi_offset);
+      if (small_b) {
+        frag[k8][0] = small_part(lo.x);
+        frag[k8][1] = small_part(lo.y);
+        frag[k8][2] = small_part(hi.x);
+        frag[k8][3] = small_part(hi.y);
+      } else {
+        frag[k8][0] = big_part(lo.x);
+        frag[k8][1] = big_part(lo.y);
+        frag[k8][2] = big_part(hi.x);
+        frag[k8][3] = big_part(hi.y);
+      }
+    }
+  };
+
+  int it = 0;
+  float acc[kWgmmaAccs];
+  std::uint32_t frag[2][kBK / 8][4];
+  for (int tile = blockIdx.x; tile < tiles_m * tiles_n; tile += gridDim.x) {
+    int tile_m, tile_n;
+    rasterize(tile, tiles_m, tiles_n, kGroup, tile_m, tile_n);
+#pragma unroll
+    for (int i = 0; i < kWgmmaAccs; ++i) acc[i] = 0.0f;
+    int previous_stage = -1;
+    // One k tile: its fragments load while the previous tile's wgmmas run; once those are done, their stage
+    // goes back to the producer and their fragment buffer is free for the next tile.
+    auto multiply = [&](int step, std::uint32_t(&f)[kBK / 8][4]) {
+      const int s = it % kStages;
+      wait_barrier(full + s * 8, it / kStages % 2);
+      load_fragments(s, step / k_tiles == 1, f);
+      wgmma_fence();
+      const std::uint32_t a_tile = smem_addr + s * kStageBytes;
+#pragma unroll
+      for (int k8 = 0; k8 < kBK / 8; ++k8) wgmma_m64n256k8(acc, f[k8], smem_descriptor(a_tile + k8 * 32));
+      wgmma_commit();
+      wgmma_wait<1>();
+      if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+      previous_stage = s;
+      ++it;
+    };
+    for (int step = 0; step < steps; step += 2) {
+      multiply(step, frag[0]);
+      if (step + 1 < steps) multiply(step + 1, frag[1]);
+    }
+    wgmma_wait<0>();
+    if (lane == 0) arrive_barrier(empty + previous_stage * 8);
+    settle_accumulators(acc);
+
+    store_transposed_tile(acc, c, ldc, m, n, alpha, beta, tile_m * kBM, tile_n * kBN + tile_col, t4);
+  }
+#endif
+}
+
+}  // namespace
+
+void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
+                        int big_a_rows) {
+  require_wgmma(step);
+  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, kBM, kBK);
+  const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
+  int device = 0, sms = 0;
+  MC_CUDA_CHECK(cudaGetDevice(&device));
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  MC_CUDA_CHECK(
+      cudaFuncSetAttribute(tensor_core_tf32_ws, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmemBytes)));
+  const int tiles = int(ceil_div(g.m, kBM) * ceil_div(g.n, kBN));
+  tensor_core_tf32_ws<<<tiles < sms ? tiles : sms, kThreads, kSmemBytes, g.stream>>>(
+      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows);
+  MC_CHECK_LAUNCH();
+}
+
+void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
+  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0);
+}
+
+}  // namespace matcompare::gpu
