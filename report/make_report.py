@@ -552,6 +552,38 @@ def overview_section(machines):
     return lines
 
 
+def fast_path_section(machines):
+    """The rows beyond the seeds and the vendors on each GPU, each against cuBLAS FP32 and against the vendor row of
+    its own precision, with its error: where the end of each ladder stands."""
+    lines = []
+    for machine in machines:
+        backends = [b for b in machine.backends
+                    if machine.latest_row[b].get("device") == "gpu"
+                    and (machine.latest_row[b].get("vendor") or "beyond" in str(machine.latest_row[b].get("seed", "")))]
+        measured = [s for s in machine.shapes
+                    if any(positive((machine.row(b, s) or {}).get("vs_precision_vendor")) for b in backends)]
+        if not measured:
+            continue
+        rows = []
+        for backend in backends:
+            cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
+            for shape in measured:
+                row = machine.row(backend, shape)
+                ok_text = (f"{fmt_gflops(gflops_of(row))}; {fmt_ratio(positive(row.get('vs_vendor')))} FP32; "
+                           f"{fmt_ratio(positive(row.get('vs_precision_vendor')))} same precision; "
+                           f"err {fmt_error(row.get('max_abs_error'))}") if row else ""
+                cells.append(status_text(row, ok_text))
+            rows.append(cells)
+        lines += [f"### {machine.label}", ""]
+        lines += table(["Backend", "Precision"] + [shape_label(s) for s in measured], rows)
+    if not lines:
+        return []
+    return ["## 2b. The fast path against the vendor", "",
+            "GFLOP/s; × cuBLAS FP32; × the vendor row of the same precision (cuBLAS TF32 for TF32 rows, cuBLAS "
+            "FP32 for FP32 and 3xTF32 rows); max |x − ref|. The steps beyond the seeds and the vendor rows only.",
+            ""] + lines
+
+
 def choose_shape(machine, backends, own_shapes, most_complete):
     """The seed's own shape where measured, else 2048³ (unless most_complete), else the shape
     where most steps ran, the larger on a tie."""
@@ -809,7 +841,7 @@ def main():
     machines = group_machines(runs)
     check_seed_mapping(machines)
     lines = (header_section(runs, machines) + machines_section(machines) + overview_section(machines)
-             + seeds_section(machines) + plots_section(machines, args.out))
+             + fast_path_section(machines) + seeds_section(machines) + plots_section(machines, args.out))
     with open(os.path.join(args.out, "README.md"), "w", encoding="utf-8", newline="\n") as handle:
         handle.write("\n".join(lines).rstrip("\n") + "\n")
 
