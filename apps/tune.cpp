@@ -1,7 +1,8 @@
 // matcompare-tune: searches the parameter space of gpu/simt-tuned on this GPU. Every variant runs through the
 // harness (verified, then timed like any row) beside cuBLAS FP32 on one square shape per shape class; the best
-// three are tried again with other rasterization groups. The winners become this GPU's rows of the tuning table
-// (src/gpu/simt_tuning_table.inc), which the backend reads at run time; rows of other GPUs are kept.
+// three are tried again with other rasterization groups. The best variant of each block grid (tile size and
+// blocks per SM), up to three grids, becomes a candidate row of the tuning table (src/gpu/simt_tuning_table.inc)
+// with its time, so that the backend can weigh wave quantization on other shapes; rows of other GPUs are kept.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -35,6 +36,15 @@ struct Trial {
 };
 
 std::string describe(const gpu::SimtChoice& c) { return c.variant + " g" + std::to_string(c.group); }
+
+// Variants with the same block tile and the same blocks per SM run in the same waves.
+std::string block_grid(const std::string& variant_name) {
+  for (const gpu::SimtVariant& v : gpu::simt_variants())
+    if (v.name == variant_name)
+      return std::to_string(v.block_rows) + "x" + std::to_string(v.block_cols) + "/" +
+             std::to_string(v.resident_blocks());
+  return variant_name;
+}
 
 // The table's rows for other GPUs, verbatim.
 std::vector<std::string> rows_of_other_gpus(const std::string& path, int compute_capability) {
@@ -91,7 +101,8 @@ int main(int argc, char** argv) {
   options.repetitions = 5;
   std::ostringstream table;
   table << "// Written by matcompare-tune (apps/tune.cpp); rows: {compute capability, largest M*N of the class, "
-           "variant, group}.\n";
+           "variant, group,\n// tuned square size, its median ms}; a class lists its best variant of each of up to "
+           "three block grids.\n";
   std::vector<std::string> own_rows;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmShape& shape = shapes[i];
@@ -99,7 +110,8 @@ int main(int argc, char** argv) {
     auto run = [&](const gpu::SimtChoice& choice) {
       gpu::force_simt_choice(choice);
       const BenchmarkResult r = measure(tuned, problem, options);
-      Trial t{choice};
+      Trial t;
+      t.choice = choice;
       if (r.status == Status::ok)
         t.ms = r.compute.median_ms;
       else
@@ -119,20 +131,27 @@ int main(int argc, char** argv) {
       for (int group : {1, 4, 16})
         if (std::isfinite(ranked[top].ms)) trials.push_back(run({ranked[top].choice.variant, group}));
     const BenchmarkResult vendor_after = measure(cublas, problem, options);
-    const Trial best = *std::min_element(trials.begin(), trials.end(),
-                                         [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
-    if (!std::isfinite(best.ms)) fail("no variant ran on " + to_string(shape));
     const double vendor_ms = 0.5 * (vendor_before.compute.median_ms + vendor_after.compute.median_ms);
+    std::sort(trials.begin(), trials.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
+    if (trials.empty() || !std::isfinite(trials.front().ms)) fail("no variant ran on " + to_string(shape));
     std::printf("%s best: %s %.4f ms, cuBLAS FP32 %.4f / %.4f ms, x cuBLAS %.3f\n", to_string(shape).c_str(),
-                describe(best.choice).c_str(), best.ms, vendor_before.compute.median_ms,
-                vendor_after.compute.median_ms, vendor_ms / best.ms);
+                describe(trials.front().choice).c_str(), trials.front().ms, vendor_before.compute.median_ms,
+                vendor_after.compute.median_ms, vendor_ms / trials.front().ms);
     // Classes meet halfway (geometrically) between the tuned sizes.
     const std::int64_t bound = i + 1 < shapes.size() ? shape.m * shapes[i + 1].m : std::numeric_limits<std::int64_t>::max();
-    char row[256];
-    std::snprintf(row, sizeof row, "{%d, %lld, \"%s\", %d},  // %s %s: %.4f ms, x cuBLAS FP32 %.3f", cc,
-                  static_cast<long long>(bound), best.choice.variant.c_str(), best.choice.group, gpu_name.c_str(),
-                  to_string(shape).c_str(), best.ms, vendor_ms / best.ms);
-    own_rows.push_back(row);
+    std::vector<std::string> grids_taken;
+    for (const Trial& t : trials) {
+      if (!std::isfinite(t.ms) || grids_taken.size() == 3) break;
+      const std::string grid = block_grid(t.choice.variant);
+      if (std::find(grids_taken.begin(), grids_taken.end(), grid) != grids_taken.end()) continue;
+      grids_taken.push_back(grid);
+      char row[320];
+      std::snprintf(row, sizeof row, "{%d, %lld, \"%s\", %d, %lld, %.4f},  // %s %s: x cuBLAS FP32 %.3f", cc,
+                    static_cast<long long>(bound), t.choice.variant.c_str(), t.choice.group,
+                    static_cast<long long>(shape.m), t.ms, gpu_name.c_str(), to_string(shape).c_str(),
+                    vendor_ms / t.ms);
+      own_rows.push_back(row);
+    }
   }
   gpu::force_simt_choice({});
 

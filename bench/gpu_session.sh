@@ -6,8 +6,9 @@
 #                                               seed 000's 2048x2048x1024, an independent cuBLAS timing
 #   bench/gpu_session.sh OUT_DIR COMMIT tune    matcompare-tune rewrites this GPU's rows of
 #                                               src/gpu/simt_tuning_table.inc (copied to OUT_DIR), then rebuilds
-#   bench/gpu_session.sh OUT_DIR COMMIT fastpath  the GPU rows at 1024..8192 and 4097x3001x2049 (issue 7's runs),
-#                                               and Nsight Compute on the fast-path kernels and cuBLAS at 4096
+#   bench/gpu_session.sh OUT_DIR COMMIT fastpath  the GPU rows at 1024..8192 and 4097x3001x2049 (issue 7's runs)
+#   bench/gpu_session.sh OUT_DIR COMMIT profile Nsight Compute on the fast-path kernels and cuBLAS at 4096
+# Modes combine in one call, in the order given: tune,check,fastpath.
 # Logs go to OUT_DIR/logs.tar.gz; results (JSON) to OUT_DIR/results.tar.gz; a summary is printed.
 set -uo pipefail
 out=$1 commit=$2 what=$3
@@ -22,7 +23,8 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv 
 cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a -DMATCOMPARE_GIT_COMMIT="$commit" > "$work/logs/configure.log" 2>&1 &&
   cmake --build build -j"$(nproc)" > "$work/logs/build.log" 2>&1 || { tail -40 "$work/logs/build.log"; exit 1; }
 
-if [ "$what" = check ]; then
+for mode in ${what//,/ }; do
+if [ "$mode" = check ]; then
   ctest --test-dir build --output-on-failure -j4 > "$work/logs/ctest.log" 2>&1
   grep -E "Test +#|tests passed" "$work/logs/ctest.log"
   for tool in memcheck racecheck; do
@@ -33,7 +35,7 @@ if [ "$what" = check ]; then
   done
 fi
 
-if [ "$what" = bench ]; then
+if [ "$mode" = bench ]; then
   run() { local name=$1; shift; $cli "$@" --format json --out "$work/results/$name.json" 2>> "$work/logs/runs.log"; echo "$name exit $?"; }
   run ${tag}_all_2048 --size 2048 --all
   run ${tag}_gpu_2048_repeat --size 2048 --filter gpu
@@ -44,17 +46,27 @@ if [ "$what" = bench ]; then
   python3 bench/compare_runs.py "$work/results" > "$work/results/checks.txt"  # whole, whatever reads stdout
   cat "$work/results/checks.txt"
 fi
-if [ "$what" = tune ]; then
+if [ "$mode" = tune ]; then
   build/apps/matcompare-tune --sizes 1024,2048,4096,8192 --table src/gpu/simt_tuning_table.inc > "$work/logs/tune.log" 2>&1
   echo "tune exit $?"; grep -E "best" "$work/logs/tune.log"
   cp src/gpu/simt_tuning_table.inc "$out/"
   cmake --build build -j"$(nproc)" >> "$work/logs/build.log" 2>&1 || echo "rebuild with the new table failed"
 fi
 
-if [ "$what" = fastpath ]; then
+if [ "$mode" = fastpath ]; then
   run() { local name=$1; shift; $cli "$@" --format json --out "$work/results/$name.json" 2>> "$work/logs/runs.log"; echo "$name exit $?"; }
   run ${tag}_gpu_fastpath --sizes 1024,2048,4096,8192 --filter gpu
   run ${tag}_gpu_odd_shape --m 4097 --n 3001 --k 2049 --filter gpu
+  python3 - "$work/results" <<'PY'
+import json, pathlib, sys
+for f in sorted(pathlib.Path(sys.argv[1]).glob("*_gpu_*.json")):
+    for r in json.load(open(f))["results"]:
+        print(f"{r['backend']:28s} {r['m']}x{r['n']}x{r['k']} {r['status']:6s} {r['gflops'] or 0:9.0f} "
+              f"x{r['vs_vendor'] or 0:.3f} xp{r['vs_precision_vendor'] or 0:.3f}")
+PY
+fi
+
+if [ "$mode" = profile ]; then
   profile="ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
            --section Occupancy --section WarpStateStats --section SchedulerStats --launch-skip 12 --launch-count 1"
   for pair in "simt_tuned simt-tuned" "gemm cublas-fp32" "tf32 cublas-tf32" "tensor_core_tf32_ws tensor-core-tf32-ws" \
@@ -65,13 +77,7 @@ if [ "$what" = fastpath ]; then
       >> "$work/logs/ncu.txt" 2>&1
   done
   cp "$work/logs/ncu.txt" "$out/"
-  python3 - "$work/results" <<'PY'
-import json, pathlib, sys
-for f in sorted(pathlib.Path(sys.argv[1]).glob("*_gpu_*.json")):
-    for r in json.load(open(f))["results"]:
-        print(f"{r['backend']:28s} {r['m']}x{r['n']}x{r['k']} {r['status']:6s} {r['gflops'] or 0:9.0f} "
-              f"x{r['vs_vendor'] or 0:.3f} xp{r['vs_precision_vendor'] or 0:.3f}")
-PY
 fi
+done
 tar -C "$work" -czf "$out/logs.tar.gz" logs
 tar -C "$work" -czf "$out/results.tar.gz" results

@@ -57,6 +57,12 @@ int compute_capability() {
   return major * 10 + minor;
 }
 
+int multiprocessor_count() {
+  int count = 0;
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, g_device));
+  return count;
+}
+
 void select_device(int index) {
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);

@@ -38,4 +38,7 @@ std::string unavailable_reason();
 // The selected GPU's compute capability as major*10 + minor (90 for Hopper).
 int compute_capability();
 
+// The selected GPU's number of SMs.
+int multiprocessor_count();
+
 }  // namespace matcompare::gpu

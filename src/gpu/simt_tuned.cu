@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "device_gemm.cuh"
+#include "gpu_runtime.hpp"
 #include "kernels.hpp"
 #include "simt_tuning.hpp"
 
@@ -21,6 +22,14 @@ constexpr const char* kDefaultVariant = "128x128x16_w64x32_l8x4_s2_colA_b2";
 
 std::mutex forced_mutex;
 SimtChoice forced;
+
+SimtHardware this_gpu() {
+  return {compute_capability(), multiprocessor_count(), [](const std::string& name) {
+            for (const SimtVariant& v : simt_variants())
+              if (v.name == name) return v.resident_blocks();
+            return 0;
+          }};
+}
 
 }  // namespace
 
@@ -40,13 +49,44 @@ const std::vector<SimtTableRow>& simt_table() {
   return rows;
 }
 
-SimtChoice simt_choice(int compute_capability, const GemmShape& shape) {
+int simt_waves(const GemmShape& shape, int block_rows, int block_cols, int sm_count, int resident_blocks) {
+  const std::int64_t blocks = ((shape.m + block_rows - 1) / block_rows) * ((shape.n + block_cols - 1) / block_cols);
+  const std::int64_t per_wave = std::int64_t(sm_count) * resident_blocks;
+  return int((blocks + per_wave - 1) / per_wave);
+}
+
+SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
   const std::int64_t mn = shape.m * shape.n;
-  const SimtTableRow* best = nullptr;
-  for (const SimtTableRow& row : simt_table())
-    if (row.compute_capability == compute_capability && mn <= row.max_mn && (!best || row.max_mn < best->max_mn))
-      best = &row;
-  return best ? SimtChoice{best->variant, best->group} : SimtChoice{kDefaultVariant, 8};
+  std::int64_t class_bound = std::numeric_limits<std::int64_t>::max();
+  bool known = false;
+  for (const SimtTableRow& row : table)
+    if (row.compute_capability == hardware.compute_capability && mn <= row.max_mn && row.max_mn <= class_bound) {
+      class_bound = row.max_mn;
+      known = true;
+    }
+  if (!known) return {kDefaultVariant, 8};
+
+  SimtChoice best{kDefaultVariant, 8};
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (const SimtTableRow& row : table) {
+    if (row.compute_capability != hardware.compute_capability || row.max_mn != class_bound) continue;
+    const SimtVariant* variant = nullptr;
+    for (const SimtVariant& v : simt_variants())
+      if (v.name == row.variant) variant = &v;
+    if (!variant) continue;
+    const int resident = hardware.resident_blocks(row.variant);
+    if (resident < 1) continue;
+    const auto waves = [&](const GemmShape& s) {
+      return simt_waves(s, variant->block_rows, variant->block_cols, hardware.sm_count, resident);
+    };
+    const GemmShape tuned{row.tuned_size, row.tuned_size, row.tuned_size};
+    const double estimated_ms = row.tuned_ms / waves(tuned) * waves(shape);
+    if (estimated_ms < best_ms) {
+      best_ms = estimated_ms;
+      best = {row.variant, row.group};
+    }
+  }
+  return best;
 }
 
 void force_simt_choice(const SimtChoice& choice) {
@@ -60,7 +100,7 @@ void launch_simt_tuned(const DeviceGemm& g) {
     const std::lock_guard<std::mutex> lock(forced_mutex);
     choice = forced;
   }
-  if (choice.variant.empty()) choice = simt_choice(compute_capability(), GemmShape{g.m, g.n, g.k});
+  if (choice.variant.empty()) choice = simt_choice(simt_table(), this_gpu(), GemmShape{g.m, g.n, g.k});
   for (const SimtVariant& v : simt_variants())
     if (v.name == choice.variant) return v.launch(g, choice.group);
   throw std::runtime_error("gpu/simt-tuned: no variant named '" + choice.variant + "' (the tuning table is stale)");

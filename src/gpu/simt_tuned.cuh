@@ -172,12 +172,26 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
   out.put_blocks(acc, block_row + a_first, 4 * C::kLaneRows, block_col + b_first, 4 * C::kLaneCols);
 }
 
+template <typename C>
+void allow_dynamic_smem() {
+  // Before every use: the attribute belongs to the context, which a fault in another row may have reset.
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_tuned_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(C::kSmemBytes)));
+}
+
+template <typename C>
+int resident_simt_blocks() {
+  allow_dynamic_smem<C>();
+  int blocks = 0;
+  MC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, simt_tuned_kernel<C>, C::kThreads,
+                                                              C::kSmemBytes));
+  return blocks;
+}
+
 // Launches configuration C with rasterization group `group` (block rows per group).
 template <typename C>
 void launch_simt_tuned(const DeviceGemm& g, int group) {
-  // Every launch: the attribute belongs to the context, which a fault in another row may have reset.
-  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_tuned_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(C::kSmemBytes)));
+  allow_dynamic_smem<C>();
   const unsigned blocks = ceil_div(g.m, C::kBM) * ceil_div(g.n, C::kBN);
   simt_tuned_kernel<C><<<blocks, C::kThreads, C::kSmemBytes, g.stream>>>(
       g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group < 1 ? 1 : group);
