@@ -68,7 +68,8 @@ fi
 
 if [ "$mode" = profile ]; then
   profile="ncu --clock-control none --section SpeedOfLight --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis
-           --section Occupancy --section WarpStateStats --section SchedulerStats --launch-skip 12 --launch-count 1"
+           --section Occupancy --section WarpStateStats --section SchedulerStats --launch-skip 12 --launch-count 1
+           --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,regex:sm__pipe_tensor.*cycles_active\.avg\.pct_of_peak_sustained_active"
   for pair in "simt_tuned simt-tuned" "gemm cublas-fp32" "tf32 cublas-tf32" "tensor_core_tf32_ws tensor-core-tf32-ws" \
               "tensor_core_tf32_ws 3xtf32"; do
     set -- $pair
