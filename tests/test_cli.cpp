@@ -68,7 +68,8 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
   for (const auto& r : j["results"]) {
     for (const char* key : {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta",
                             "status", "reason", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms",
-                            "total_min_ms", "total_samples", "gflops", "vs_vendor", "vs_precision_vendor",
+                            "total_min_ms", "total_samples", "gflops", "vs_vendor", "vs_vendor_q1", "vs_vendor_q3",
+                            "vs_vendor_pairs", "vs_precision_vendor",
                             "estimated_run_s", "max_abs_error", "sum_abs_error", "rel_error", "blas_ratio", "passed"})
       CHECK_MESSAGE(r.contains(key), key);
     CHECK(r["m"] == 127);

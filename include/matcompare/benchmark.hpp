@@ -38,8 +38,13 @@ struct BenchmarkResult {
   TimeStats compute;          // compute only, data already resident
   TimeStats total;            // upload + compute + download
   double gflops = 0;          // from the compute median
-  double vs_vendor = 0;       // gflops / the vendor's gflops on this device and shape (0: unknown)
-  double vs_precision_vendor = 0;  // gflops / the gflops of the vendor row of the same precision (0: unknown)
+  // Against the vendor of this device, from paired samples: the vendor and this row are timed in turn
+  // (ABBA…) on the same inputs and cache policy, so drift and neighbours hit both; the median over pairs of
+  // vendor time / this row's time, and the quartiles of those per-pair ratios. 0: unknown.
+  double vs_vendor = 0;
+  double vs_vendor_q1 = 0, vs_vendor_q3 = 0;
+  int vs_vendor_pairs = 0;
+  double vs_precision_vendor = 0;  // the same against the vendor row of this row's precision (0: unknown)
   double estimated_run_s = 0; // one run's estimated time (from the few-row trial; measured when skipped after verifying)
   ErrorStats errors;
   bool verified = false;      // errors were measured
@@ -67,8 +72,15 @@ using ProgressFn = std::function<void(const Progress&)>;
 // One backend on one problem: availability, time estimate, verification, then timing.
 BenchmarkResult measure(const Backend& backend, const Problem& problem, const BenchmarkOptions& options);
 
+// The same, with the compute samples taken in turn with those of `vendor` (and of `precision_vendor` when
+// given and different) on the same problem: vs_vendor, its quartiles and vs_precision_vendor come from the
+// pairs. The vendors are timed, not verified here: their own rows verify them.
+BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, const BenchmarkOptions& options,
+                               const Backend& vendor, const Backend* precision_vendor = nullptr);
+
 // Every backend on every shape. Each device's vendor backend, and the vendor row of each precision selected on
-// it, are added when absent and measured first; every row's vs_vendor and vs_precision_vendor are set against them. Results come shape by shape, in registry order.
+// it, are added when absent and measured first, on their own; every other row is then measured paired with
+// them (measure_paired). Results come shape by shape, in registry order.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress = {});

@@ -78,20 +78,66 @@ TimeStats summarize(std::vector<double> ms) {
 
 // Samples until at least `repetitions` samples and `min_time` of timed work; a run whose
 // untimed preparation dominates (cache flushes around microsecond kernels) stops at 4x min_time.
-template <typename Prepare, typename Timed>
-TimeStats sample(const BenchmarkOptions& o, Prepare prepare, Timed timed) {
+// `one_sample` does its own untimed preparation and returns the timed milliseconds.
+template <typename OneSample>
+TimeStats sample(const BenchmarkOptions& o, OneSample one_sample) {
   std::vector<double> ms;
   double timed_total_ms = 0;
   const auto start = Clock::now();
   while (true) {
-    prepare();
-    const double t = timed();
+    const double t = one_sample();
     ms.push_back(t);
     timed_total_ms += t;
     const bool enough_samples = int(ms.size()) >= o.repetitions;
     if (enough_samples && (timed_total_ms >= o.min_time_s * 1000.0 || seconds_since(start) >= 4 * o.min_time_s)) break;
   }
   return summarize(std::move(ms));
+}
+
+// The q-quantile of sorted values, interpolated between neighbours.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double at = q * double(sorted.size() - 1);
+  const std::size_t below = std::size_t(at);
+  const double above_weight = at - double(below);
+  return below + 1 < sorted.size() ? sorted[below] * (1 - above_weight) + sorted[below + 1] * above_weight
+                                   : sorted[below];
+}
+
+// A workspace ready for compute samples: inputs resident, and the C every sample starts from.
+struct Timed {
+  std::unique_ptr<Workspace> ws;
+  std::unique_ptr<Stopwatch> watch;
+
+  Timed(const Backend& backend, const Problem& p, const MatrixF& c_in) : ws(backend.prepare(p.shape)) {
+    ws->upload(p.a, p.b);
+    ws->set_output(c_in);
+    watch = ws->stopwatch();
+  }
+  // One compute sample; resetting C and flushing the caches are outside the timed region.
+  double compute_ms(const Problem& p, const MatrixF& c_in, const BenchmarkOptions& o) {
+    if (p.beta != 0.0f) ws->set_output(c_in);
+    if (o.flush_cache) ws->flush_cache();
+    watch->start();
+    ws->compute(p.alpha, p.beta);
+    watch->stop();
+    return watch->elapsed_ms();
+  }
+};
+
+// Vendor time / row time for each pair, summarized: median and quartiles.
+struct PairedRatio {
+  double median = 0, q1 = 0, q3 = 0;
+  int pairs = 0;
+};
+PairedRatio paired_ratio(const std::vector<double>& vendor_ms, const std::vector<double>& row_ms) {
+  std::vector<double> ratios;
+  for (std::size_t i = 0; i < vendor_ms.size() && i < row_ms.size(); ++i)
+    if (row_ms[i] > 0) ratios.push_back(vendor_ms[i] / row_ms[i]);
+  PairedRatio r;
+  if (ratios.empty()) return r;
+  std::sort(ratios.begin(), ratios.end());
+  r = {quantile(ratios, 0.5), quantile(ratios, 0.25), quantile(ratios, 0.75), int(ratios.size())};
+  return r;
 }
 
 // Seconds one full run should take, from timing a few rows of C. A run costs a fixed part (packing
@@ -174,7 +220,13 @@ Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint6
   return p;
 }
 
-BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
+namespace {
+
+// measure and measure_paired: `partners` are timed in turn with the row; sample i of row_ms pairs with
+// sample i of each partner's partner_ms.
+BenchmarkResult measure_with(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
+                             const std::vector<const Backend*>& partners, std::vector<double>& row_ms,
+                             std::vector<std::vector<double>>& partner_ms) {
   BenchmarkResult r;
   r.backend = backend.info();
   r.shape = p.shape;
@@ -198,17 +250,15 @@ BenchmarkResult measure(const Backend& backend, const Problem& p, const Benchmar
       return r;
     }
 
-    auto ws = backend.prepare(p.shape);
     // β = 0 promises C is not read: NaN there makes any read show in the result.
     const MatrixF c_in = p.beta == 0.0f ? MatrixF(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
     MatrixF out(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN());
-    ws->upload(p.a, p.b);
-    ws->set_output(c_in);
+    Timed row(backend, p, c_in);
     const auto t0 = Clock::now();
-    ws->compute(p.alpha, p.beta);
-    ws->synchronize();
+    row.ws->compute(p.alpha, p.beta);
+    row.ws->synchronize();
     const double verify_s = seconds_since(t0);
-    ws->download(out);
+    row.ws->download(out);
     r.errors = compare_to_reference(out, p.reference, r.backend.precision);
     r.verified = true;
     if (!r.errors.passed) {
@@ -226,33 +276,33 @@ BenchmarkResult measure(const Backend& backend, const Problem& p, const Benchmar
       return r;
     }
 
-    auto stopwatch = ws->stopwatch();
-    r.compute = sample(
-        o,
-        [&] {
-          if (p.beta != 0.0f) ws->set_output(c_in);  // each sample starts from the same C
-          if (o.flush_cache) ws->flush_cache();
-        },
-        [&] {
-          stopwatch->start();
-          ws->compute(p.alpha, p.beta);
-          stopwatch->stop();
-          return stopwatch->elapsed_ms();
-        });
-    r.total = sample(
-        o,
-        [&] {
-          if (o.flush_cache) ws->flush_cache();
-          ws->synchronize();
-        },
-        [&] {
-          const auto start = Clock::now();
-          ws->upload(p.a, p.b);
-          if (p.beta != 0.0f) ws->set_output(c_in);
-          ws->compute(p.alpha, p.beta);
-          ws->download(out);
-          return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        });
+    std::vector<Timed> others;
+    for (const Backend* partner : partners) others.emplace_back(*partner, p, c_in);
+    partner_ms.assign(others.size(), {});
+    auto time_partners = [&] {
+      for (std::size_t i = 0; i < others.size(); ++i) partner_ms[i].push_back(others[i].compute_ms(p, c_in, o));
+    };
+    int round = 0;
+    r.compute = sample(o, [&] {
+      // ABBA: whoever went second goes first next time, so a slope in time favours neither.
+      const bool partners_first = round++ % 2 == 1;
+      if (partners_first) time_partners();
+      const double t = row.compute_ms(p, c_in, o);
+      if (!partners_first) time_partners();
+      row_ms.push_back(t);
+      return t;
+    });
+    others.clear();
+    r.total = sample(o, [&] {
+      if (o.flush_cache) row.ws->flush_cache();
+      row.ws->synchronize();
+      const auto start = Clock::now();
+      row.ws->upload(p.a, p.b);
+      if (p.beta != 0.0f) row.ws->set_output(c_in);
+      row.ws->compute(p.alpha, p.beta);
+      row.ws->download(out);
+      return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    });
     r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
     r.status = Status::ok;
   } catch (const std::bad_alloc&) {
@@ -262,6 +312,33 @@ BenchmarkResult measure(const Backend& backend, const Problem& p, const Benchmar
     r.status = Status::failed;
     r.reason = e.what();
   }
+  return r;
+}
+
+}  // namespace
+
+BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
+  std::vector<double> row_ms;
+  std::vector<std::vector<double>> partner_ms;
+  return measure_with(backend, p, o, {}, row_ms, partner_ms);
+}
+
+BenchmarkResult measure_paired(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
+                               const Backend& vendor, const Backend* precision_vendor) {
+  std::vector<const Backend*> partners{&vendor};
+  if (precision_vendor && precision_vendor != &vendor) partners.push_back(precision_vendor);
+  std::vector<double> row_ms;
+  std::vector<std::vector<double>> partner_ms;
+  BenchmarkResult r = measure_with(backend, p, o, partners, row_ms, partner_ms);
+  if (r.status != Status::ok) return r;
+  const PairedRatio device = paired_ratio(partner_ms[0], row_ms);
+  r.vs_vendor = device.median;
+  r.vs_vendor_q1 = device.q1;
+  r.vs_vendor_q3 = device.q3;
+  r.vs_vendor_pairs = device.pairs;
+  r.vs_precision_vendor =
+      partners.size() > 1 ? paired_ratio(partner_ms[1], row_ms).median
+                          : (precision_vendor ? device.median : 0.0);
   return r;
 }
 
@@ -279,12 +356,10 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
     });
     if (chosen || vendor_needed) backends.push_back(b);
   }
-  auto is_vendor = [](const Backend* b) { return b->info().vendor || b->info().precision_vendor; };
-  std::vector<const Backend*> order;  // vendors first: everything else is compared with them
-  for (const Backend* b : backends)
-    if (is_vendor(b)) order.push_back(b);
-  for (const Backend* b : backends)
-    if (!is_vendor(b)) order.push_back(b);
+  // Device vendors first, then the other precisions' vendors (paired with them), then everything else.
+  auto rank = [](const Backend* b) { return b->info().vendor ? 0 : b->info().precision_vendor ? 1 : 2; };
+  std::vector<const Backend*> order = backends;
+  std::stable_sort(order.begin(), order.end(), [&](const Backend* x, const Backend* y) { return rank(x) < rank(y); });
 
   for (const GemmShape& shape : shapes) check_host_memory(shape);  // fail before any work, not midway
 
@@ -295,32 +370,38 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
   for (const GemmShape& shape : shapes) {
     const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed);
     std::map<const Backend*, BenchmarkResult> by_backend;
+    // The vendors that ran: of each device, and of each (device, precision).
+    std::map<DeviceKind, const Backend*> device_vendor;
+    std::map<std::pair<DeviceKind, Precision>, const Backend*> precision_vendor;
+    auto vendor_of = [](const auto& table, const auto& key) -> const Backend* {
+      const auto found = table.find(key);
+      return found == table.end() ? nullptr : found->second;
+    };
     for (const Backend* b : order) {
       if (progress) progress(Progress{b->info().name, shape, done, total, seconds_since(start)});
-      by_backend[b] = measure(*b, problem, options);
+      const BackendInfo& info = b->info();
+      const Backend* vendor = vendor_of(device_vendor, info.device);
+      const Backend* same_precision = vendor_of(precision_vendor, std::make_pair(info.device, info.precision));
+      BenchmarkResult r;
+      if (info.vendor) {
+        r = measure(*b, problem, options);
+        if (r.status == Status::ok) {
+          r.vs_vendor = 1.0;
+          device_vendor[info.device] = b;
+        }
+      } else if (vendor) {
+        r = measure_paired(*b, problem, options, *vendor, same_precision);
+      } else {
+        r = measure(*b, problem, options);
+      }
+      if ((info.vendor || info.precision_vendor) && r.status == Status::ok) {
+        r.vs_precision_vendor = 1.0;
+        precision_vendor[{info.device, info.precision}] = b;
+      }
+      by_backend[b] = std::move(r);
       ++done;
     }
-    std::map<DeviceKind, double> vendor_gflops;
-    std::map<std::pair<DeviceKind, Precision>, double> precision_vendor_gflops;
-    for (const auto& [b, r] : by_backend) {
-      if (r.status != Status::ok) continue;
-      if (b->info().vendor) vendor_gflops[b->info().device] = r.gflops;
-      if (b->info().vendor || b->info().precision_vendor)
-        precision_vendor_gflops[{b->info().device, b->info().precision}] = r.gflops;
-    }
-    auto ratio = [](double gflops, const auto& table, const auto& key) {
-      const auto found = table.find(key);
-      return found != table.end() && found->second > 0 ? gflops / found->second : 0.0;
-    };
-    for (const Backend* b : backends) {
-      BenchmarkResult r = by_backend[b];
-      if (r.status == Status::ok) {
-        r.vs_vendor = ratio(r.gflops, vendor_gflops, b->info().device);
-        r.vs_precision_vendor =
-            ratio(r.gflops, precision_vendor_gflops, std::make_pair(b->info().device, b->info().precision));
-      }
-      all.push_back(std::move(r));
-    }
+    for (const Backend* b : backends) all.push_back(std::move(by_backend[b]));
   }
   if (progress) progress(Progress{"", shapes.empty() ? GemmShape{} : shapes.back(), done, total, seconds_since(start)});
   return all;
