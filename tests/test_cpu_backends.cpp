@@ -1,5 +1,7 @@
 #include <stdexcept>
 
+#include "../src/cpu/blis/blis.hpp"
+#include "../src/cpu/blis/block_sizes.hpp"
 #include "backend_checks.hpp"
 
 using namespace matcompare;
@@ -12,6 +14,49 @@ TEST_CASE("every CPU backend matches the float64 reference on odd shapes, any al
     ++checked;
   }
   CHECK(checked >= 14);
+}
+
+TEST_CASE("every micro-kernel of cpu/blis this CPU can run matches the reference; the others say why not") {
+  int ran = 0;
+  for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels()) {
+    if (!kernel.unsupported.empty()) {
+      MESSAGE("micro-kernel ", kernel.name, " skipped: ", kernel.unsupported);
+      continue;
+    }
+    auto gemm = [&](float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) {
+      cpu::blis::gemm_with({std::int64_t(a.rows()), std::int64_t(b.cols()), std::int64_t(a.cols()), alpha, beta,
+                            a.data(), std::int64_t(a.cols()), b.data(), std::int64_t(b.cols()), c.data(),
+                            std::int64_t(c.cols())},
+                           kernel);
+    };
+    const std::string name = "cpu/blis with " + kernel.name;
+    for (const auto& shape : matcompare_test::odd_shapes())
+      for (const auto& scaling : matcompare_test::scalings())
+        matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, shape, scaling);
+    // Several blocks in every loop: more than KC deep, more than MC and NC wide.
+    matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {1000, 4201, 1100}, {0.5f, 2.0f});
+    ++ran;
+  }
+  CHECK(ran >= 1);  // the portable kernel runs anywhere
+  CHECK_FALSE(cpu::blis::configuration().empty());
+}
+
+TEST_CASE("block sizes follow the caches: multiples of the register tile, inside their bounds") {
+  for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels())
+    for (const cpu::blis::CacheSizes caches : {cpu::blis::CacheSizes{32 << 10, 512 << 10, 8 << 20},
+                                               cpu::blis::CacheSizes{48 << 10, 2 << 20, 105 << 20},
+                                               cpu::blis::CacheSizes{1, 1, 1}}) {
+      const cpu::blis::BlockSizes s = cpu::blis::block_sizes(kernel, caches);
+      INFO(cpu::blis::describe(kernel, s, caches));
+      CHECK(s.mr == kernel.mr);
+      CHECK(s.nr == kernel.nr);
+      CHECK(s.mc % kernel.mr == 0);
+      CHECK(s.nc % kernel.nr == 0);
+      CHECK(s.kc % 16 == 0);
+      CHECK(s.mc >= kernel.mr);
+      CHECK(s.nc >= kernel.nr);
+      CHECK(s.kc * kernel.nr * 4 <= std::max<std::int64_t>(caches.l1d, 128 * kernel.nr * 4));
+    }
 }
 
 TEST_CASE("gemm rejects mismatched shapes with a message") {

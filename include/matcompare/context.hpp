@@ -37,6 +37,7 @@ struct RunContext {
   std::string openblas_core;
   std::string openblas_parallel;    // "sequential", "pthreads" or "openmp"
   int openblas_threads = 0;
+  std::string cpu_blis;             // cpu/blis's micro-kernel and block sizes on this machine
   std::string host_cache_policy;
   std::optional<GpuContext> gpu;
   std::string gpu_unavailable_reason;

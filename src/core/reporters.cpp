@@ -43,6 +43,7 @@ json context_json(const RunContext& c) {
                    {"core", c.openblas_core},
                    {"parallel", c.openblas_parallel},
                    {"threads", c.openblas_threads}};
+  j["cpu_blis"] = c.cpu_blis;
   j["host_cache_policy"] = c.host_cache_policy;
   if (c.gpu) {
     const GpuContext& g = *c.gpu;
@@ -152,7 +153,7 @@ void write_context_lines(std::ostream& out, const RunContext& c, const char* pre
       << c.hostname << "\n";
   out << prefix << "CPU: " << c.cpu_model << ", " << c.cpu_cores << " logical cores, OpenMP threads " << c.omp_threads
       << "; " << c.openblas_config << " (" << c.openblas_core << ", " << c.openblas_parallel << ", "
-      << c.openblas_threads << " threads)\n";
+      << c.openblas_threads << " threads); cpu/blis " << c.cpu_blis << "\n";
   if (c.gpu)
     out << prefix << "GPU " << c.gpu->index << ": " << c.gpu->name << " (sm " << c.gpu->compute_capability << ", "
         << c.gpu->multiprocessors << " SMs, SM clock " << c.gpu->sm_clock_observed_mhz << " MHz seen / "

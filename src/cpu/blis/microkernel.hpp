@@ -1,7 +1,11 @@
 #pragma once
-// The MR x NR register micro-kernel of the BLIS-style CPU GEMM (the project's step beyond the
-// seeds, after seed 003's tiling): an AVX2+FMA version chosen at run time, and a portable one.
+// The MR x NR register micro-kernels of the BLIS-style CPU GEMM (the project's step beyond the seeds, after
+// seed 003's tiling): AVX-512, AVX2+FMA and a portable one, each in its own file, the first two compiled for
+// their instruction set alone (src/CMakeLists.txt), so that one binary picks the best this CPU reports at run
+// time (CPUID), not what -march said at build time.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace matcompare::cpu::blis {
 
@@ -9,15 +13,23 @@ namespace matcompare::cpu::blis {
 // `a` and `b` are packed micro-panels (packing.hpp); alpha is already in `a`. When beta == 0 the
 // kernel never reads C. It always writes a full MR x NR tile: for edge tiles the caller passes a
 // local MR x NR buffer and copies the valid part (loops.cpp).
-using MicroKernel = void (*)(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-                             float beta);
+using MicroKernelFn = void (*)(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
+                               float beta);
 
-// Portable fallback with the same packed layout (plain loops the compiler can auto-vectorize).
-void microkernel_generic(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
-                         float beta);
+struct MicroKernel {
+  std::string name;         // "avx512", "avx2+fma", "generic"
+  int mr, nr;               // its register tile
+  MicroKernelFn run;
+  std::string unsupported;  // why this CPU cannot run it; empty when it can
+};
 
-// The kernel for this CPU: the AVX2+FMA one when __builtin_cpu_supports says both are there.
-MicroKernel select_microkernel();
-const char* microkernel_name();
+// Every micro-kernel of this build, preferred first, each with whether this CPU can run it (CPUID).
+const std::vector<MicroKernel>& microkernels();
+
+// The first supported one of microkernels(), unless MATCOMPARE_MICROKERNEL names another supported one.
+const MicroKernel& select_microkernel();
+
+// The largest register tile of any kernel: the size of an edge tile buffer.
+inline constexpr int kMaxTileFloats = 16 * 32;
 
 }  // namespace matcompare::cpu::blis

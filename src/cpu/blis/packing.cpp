@@ -5,50 +5,32 @@
 
 #include <algorithm>
 
-#include "block_sizes.hpp"
-
 namespace matcompare::cpu::blis {
 
 namespace {
 
-// One MR-row micro-panel: packed[p*MR + i] = alpha * A(i, p), zero for i >= rows.
-void pack_a_panel(std::int64_t rows, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
+// One micro-panel of A: packed[p*mr + i] = alpha * A(i, p), zero for i >= rows.
+void pack_a_panel(int mr, std::int64_t rows, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
                   float* packed) {
-  if (rows == MR) {
-    const float* row[MR];
-    for (int i = 0; i < MR; ++i) row[i] = a + i * lda;
-    for (std::int64_t p = 0; p < kc; ++p)
-      for (int i = 0; i < MR; ++i) packed[p * MR + i] = alpha * row[i][p];
-    return;
-  }
   for (std::int64_t p = 0; p < kc; ++p) {
-    for (std::int64_t i = 0; i < rows; ++i) packed[p * MR + i] = alpha * a[i * lda + p];
-    for (std::int64_t i = rows; i < MR; ++i) packed[p * MR + i] = 0.0f;
+    for (std::int64_t i = 0; i < rows; ++i) packed[p * mr + i] = alpha * a[i * lda + p];
+    for (std::int64_t i = rows; i < mr; ++i) packed[p * mr + i] = 0.0f;
   }
 }
 
 }  // namespace
 
-void pack_a_block(std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
+void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
                   float* packed) {
-  for (std::int64_t ir = 0; ir < mc; ir += MR)
-    pack_a_panel(std::min<std::int64_t>(MR, mc - ir), kc, a + ir * lda, lda, alpha, packed + ir * kc);
+  for (std::int64_t ir = 0; ir < mc; ir += mr)
+    pack_a_panel(mr, std::min<std::int64_t>(mr, mc - ir), kc, a + ir * lda, lda, alpha, packed + ir * kc);
 }
 
-void pack_b_panel(std::int64_t kc, std::int64_t nr, const float* b, std::int64_t ldb, float* packed) {
-  if (nr == NR) {
-    for (std::int64_t p = 0; p < kc; ++p) std::copy(b + p * ldb, b + p * ldb + NR, packed + p * NR);
-    return;
-  }
+void pack_b_panel(int nr, std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb, float* packed) {
   for (std::int64_t p = 0; p < kc; ++p) {
-    std::copy(b + p * ldb, b + p * ldb + nr, packed + p * NR);
-    std::fill(packed + p * NR + nr, packed + (p + 1) * NR, 0.0f);
+    std::copy(b + p * ldb, b + p * ldb + cols, packed + p * nr);
+    std::fill(packed + p * nr + cols, packed + (p + 1) * nr, 0.0f);
   }
-}
-
-void pack_b_block(std::int64_t kc, std::int64_t nc, const float* b, std::int64_t ldb, float* packed) {
-  for (std::int64_t jr = 0; jr < nc; jr += NR)
-    pack_b_panel(kc, std::min<std::int64_t>(NR, nc - jr), b + jr, ldb, packed + jr * kc);
 }
 
 }  // namespace matcompare::cpu::blis
