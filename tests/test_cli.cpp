@@ -160,6 +160,48 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
   }
 }
 
+TEST_CASE("matcompare report: a bad file is refused with one line naming the file and what is wrong, exit 2") {
+  const fs::path folder = empty_folder("cli_report_inputs");
+  const std::string valid_row =
+      R"({"backend": "cpu/gold", "device": "cpu", "m": 8, "n": 8, "k": 8, "status": "ok", "median_ms": 1.0, )";
+  std::string random_bytes;
+  for (int i = 0; i < 1024; ++i) random_bytes += char((i * 131 + 7) % 256);
+  const std::string whole = R"({"context": {}, "results": [)" + valid_row + R"("gflops": 2.0}]})";
+  struct BadFile {
+    const char* name;
+    std::string text;
+    const char* said;  // besides the file's name
+  };
+  const std::vector<BadFile> cases = {
+      {"random.json", random_bytes, "not UTF-8"},
+      {"truncated.json", whole.substr(0, whole.size() - 12), "truncated"},
+      {"results_text.json", R"({"context": {}, "results": "x"})", "results must be an array"},
+      {"no_shape.json", R"({"context": {}, "results": [{"backend": "x"}]})", "results[0].m"},
+      {"no_time.json", R"({"context": {}, "results": [)" + valid_row + R"("gflops": null}]})", "results[0].gflops"},
+      {"nan.json", R"({"context": {}, "results": [)" + valid_row + R"("gflops": NaN}]})", "NaN"},
+  };
+  for (const BadFile& bad : cases) write_text(folder / bad.name, bad.text);
+  // A sparse file: large on paper, cheap to make.
+  const fs::path huge = folder / "huge.json";
+  write_text(huge, "");
+  fs::resize_file(huge, std::uintmax_t(65) << 20);
+
+  auto expect_refused = [&](const fs::path& file, const std::string& said) {
+    const fs::path out = folder / ("report_of_" + file.stem().string());
+    const Outcome o = run_cli("report " + file.string() + " --out " + out.string());
+    INFO("file: ", file.string(), "\nstderr: ", o.err);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.empty());
+    CHECK(count_lines(o.err) == 1);
+    CHECK(o.err.rfind("matcompare: error: ", 0) == 0);
+    CHECK(o.err.find(file.string()) != std::string::npos);
+    CHECK(o.err.find(said) != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  };
+  for (const BadFile& bad : cases) expect_refused(folder / bad.name, bad.said);
+  expect_refused(huge, "MiB");
+}
+
 TEST_CASE("--out is replaced whole or left as it was: a failed run leaves neither a partial nor a temporary file") {
   const fs::path folder = empty_folder("cli_out_failures");
   const fs::path kept = folder / "kept.csv";
