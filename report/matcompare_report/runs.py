@@ -13,6 +13,7 @@ from collections import namedtuple
 # enough that reading it whole is harmless.
 MAX_FILE_BYTES = 64 * 2**20
 STATUSES = ("ok", "failed", "skipped", "unavailable")
+MAX_EXTENT = 2**31 - 1  # the largest M, N or K the CLI accepts
 # Result fields that are a number or null, and those that are text or null, where present.
 NUMBER_FIELDS = ("alpha", "beta", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms",
                  "total_samples", "gflops", "vs_vendor", "vs_precision_vendor", "estimated_run_s", "max_abs_error",
@@ -131,8 +132,8 @@ def check_document(path, document):
         field(row, "backend", f"{where}.backend", "a backend name",
               lambda v: isinstance(v, str) and v.strip() != "", True)
         for key in ("m", "n", "k"):
-            field(row, key, f"{where}.{key}", "a positive integer",
-                  lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0, True)
+            field(row, key, f"{where}.{key}", f"an integer from 1 to {MAX_EXTENT}",
+                  lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_EXTENT, True)
         field(row, "status", f"{where}.status", "one of " + ", ".join(STATUSES), lambda v: v in STATUSES, True)
         for key in NUMBER_FIELDS:
             field(row, key, f"{where}.{key}", "a number or null", lambda v: v is None or is_number(v), False)
