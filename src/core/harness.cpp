@@ -175,6 +175,7 @@ Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint6
 }
 
 BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
+  check_options(o);
   BenchmarkResult r;
   r.backend = backend.info();
   r.shape = p.shape;
@@ -268,6 +269,7 @@ BenchmarkResult measure(const Backend& backend, const Problem& p, const Benchmar
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress) {
+  check_options(options);
   // Registry order, with the vendor of every selected device and the vendor of every selected precision added.
   std::vector<const Backend*> backends;
   for (const Backend* b : all_backends()) {
