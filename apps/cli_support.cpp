@@ -1,7 +1,6 @@
 #include "cli_support.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <stdexcept>
@@ -69,17 +68,6 @@ std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const 
   for (std::size_t i = 0; i < count; ++i)
     shapes.push_back({ms.size() > 1 ? ms[i] : ms[0], ns.size() > 1 ? ns[i] : ns[0], ks.size() > 1 ? ks[i] : ks[0]});
   return shapes;
-}
-
-void write_output(const std::string& path, const std::string& text) {
-  if (path.empty()) {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::ofstream file(path);
-  file << text;
-  file.close();
-  if (!file) throw std::runtime_error("cannot write '" + path + "'");
 }
 
 void ProgressBar::update(const matcompare::Progress& p) {

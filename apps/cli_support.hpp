@@ -1,5 +1,5 @@
 #pragma once
-// The CLI's own parts: shape lists, output files and the progress bar.
+// The CLI's own parts: shape lists and the progress bar.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -11,9 +11,6 @@
 // default is 1024. Throws std::invalid_argument with a one-line message.
 std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const std::string& m, const std::string& n,
                                                 const std::string& k);
-
-// Writes to standard output when path is empty; throws std::runtime_error when the file cannot be written.
-void write_output(const std::string& path, const std::string& text);
 
 // One line on stderr, redrawn in place: backend, shape, done/total and an ETA. Silent unless enabled.
 class ProgressBar {

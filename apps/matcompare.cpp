@@ -8,14 +8,16 @@
 #include <cstdio>
 #include <cstring>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "matcompare/matcompare.hpp"
 #include "cli_support.hpp"
+#include "interrupt.hpp"
+#include "output_file.hpp"
 
 #ifndef MATCOMPARE_SOURCE_REPORT_SCRIPT
 #define MATCOMPARE_SOURCE_REPORT_SCRIPT ""
@@ -152,18 +154,21 @@ int main(int argc, char** argv) {
   if (report->parsed()) return run_report(report_files, report_out);
 
   ProgressBar bar(isatty(STDERR_FILENO) != 0);
+  stop_on_interrupt(isatty(STDERR_FILENO) != 0);
   try {
     const matcompare::Format format = matcompare::parse_format(format_name);
     const auto backends = matcompare::select_backends(all ? "" : filter);
-    if (backends.empty()) fail("--filter '" + filter + "' matches no backend (matcompare --list shows them)");
+    if (backends.empty())
+      throw std::invalid_argument("--filter '" + filter + "' matches no backend (matcompare --list shows them)");
     if (list) {
+      OutputFile output(out_file);
       std::ostringstream text;
       matcompare::write_backend_list(text, format, backends);
-      write_output(out_file, text.str());
+      output.commit(text.str());
       return 0;
     }
     const auto shapes = parse_shapes(sizes, ms, ns, ks);
-    if (!out_file.empty()) write_output(out_file, "");  // an unwritable --out fails now, not after the run
+    OutputFile output(out_file);  // an unwritable --out fails now, not after the run
     if (device >= 0) matcompare::select_gpu(device);
     matcompare::set_threads(threads);
     options.alpha = float(alpha);
@@ -177,11 +182,12 @@ int main(int argc, char** argv) {
     const auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
     std::ostringstream text;
     matcompare::write_results(text, format, context, results);
-    write_output(out_file, text.str());
+    output.commit(text.str());
     for (const auto& r : results)
       if (r.status == matcompare::Status::failed) return kExitRowFailed;
     return 0;
   } catch (const std::bad_alloc&) {
+    // Leaving the try block has deleted any unfinished --out file.
     bar.finish();
     fail("out of host memory");
   } catch (const std::exception& e) {

@@ -18,6 +18,7 @@
 #include "../src/gpu/gpu_runtime.hpp"
 #include "../src/gpu/simt_tuning.hpp"
 #include "cli_support.hpp"
+#include "output_file.hpp"
 #include "matcompare/matcompare.hpp"
 
 namespace {
@@ -159,7 +160,7 @@ int main(int argc, char** argv) {
     for (const std::string& r : rows_of_other_gpus(table_path, cc)) table << r << "\n";
     for (const std::string& r : own_rows) table << r << "\n";
     try {
-      write_output(table_path, table.str());
+      OutputFile(table_path).commit(table.str());
     } catch (const std::exception& e) {
       fail(e.what());
     }

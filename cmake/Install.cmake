@@ -8,6 +8,8 @@ install(TARGETS matcompare matcompare_cli
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/matcompare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES report/make_report.py DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare)
+install(DIRECTORY report/matcompare_report DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare
+        FILES_MATCHING PATTERN "*.py")
 install(EXPORT matcompareTargets NAMESPACE matcompare::
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/matcompare)
 

@@ -1,12 +1,20 @@
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace {
 
@@ -42,6 +50,25 @@ int count_lines(const std::string& s) {
 }
 
 const char* kQuick = " --repetitions 2 --min-time 0 ";
+
+namespace fs = std::filesystem;
+
+// A fresh, empty folder for one test's --out files.
+fs::path empty_folder(const std::string& name) {
+  const fs::path folder = fs::absolute(name);
+  fs::remove_all(folder);
+  fs::create_directories(folder);
+  return folder;
+}
+
+std::vector<std::string> names_in(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 }  // namespace
 
@@ -119,7 +146,7 @@ TEST_CASE("sweeps accept lists and ranges and zip --m/--n/--k lists") {
   CHECK(r[2]["k"] == 10);
 }
 
-TEST_CASE("bad input: one line on stderr, nothing on stdout, non-zero exit") {
+TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
   for (const char* args : {"--size 0", "--size -5", "--size abc", "--size 12x", "--m 4,5 --n 3,4,5", "--bogus",
                            "--filter no-such-backend", "--format xml", "--size 300000", "--threads -1",
                            "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
@@ -127,11 +154,127 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, non-zero exit") {
                            "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x"}) {
     const Outcome o = run_cli(args);
     INFO("args: ", args, "\nstderr: ", o.err);
-    CHECK(o.exit_code != 0);
+    CHECK(o.exit_code == 2);
     CHECK(o.out.empty());
     CHECK(count_lines(o.err) == 1);
     CHECK(o.err.rfind("matcompare: error: ", 0) == 0);
   }
+}
+
+TEST_CASE("matcompare report: a bad file is refused with one line naming the file and what is wrong, exit 2") {
+  const fs::path folder = empty_folder("cli_report_inputs");
+  const std::string valid_row =
+      R"({"backend": "cpu/gold", "device": "cpu", "m": 8, "n": 8, "k": 8, "status": "ok", "median_ms": 1.0, )";
+  std::string random_bytes;
+  for (int i = 0; i < 1024; ++i) random_bytes += char((i * 131 + 7) % 256);
+  const std::string whole = R"({"context": {}, "results": [)" + valid_row + R"("gflops": 2.0}]})";
+  struct BadFile {
+    const char* name;
+    std::string text;
+    const char* said;  // besides the file's name
+  };
+  const std::vector<BadFile> cases = {
+      {"random.json", random_bytes, "not UTF-8"},
+      {"truncated.json", whole.substr(0, whole.size() - 12), "truncated"},
+      {"results_text.json", R"({"context": {}, "results": "x"})", "results must be an array"},
+      {"no_shape.json", R"({"context": {}, "results": [{"backend": "x"}]})", "results[0].m"},
+      {"no_time.json", R"({"context": {}, "results": [)" + valid_row + R"("gflops": null}]})", "results[0].gflops"},
+      {"nan.json", R"({"context": {}, "results": [)" + valid_row + R"("gflops": NaN}]})", "NaN"},
+  };
+  for (const BadFile& bad : cases) write_text(folder / bad.name, bad.text);
+  // A sparse file: large on paper, cheap to make.
+  const fs::path huge = folder / "huge.json";
+  write_text(huge, "");
+  fs::resize_file(huge, std::uintmax_t(65) << 20);
+
+  auto expect_refused = [&](const fs::path& file, const std::string& said) {
+    const fs::path out = folder / ("report_of_" + file.stem().string());
+    const Outcome o = run_cli("report " + file.string() + " --out " + out.string());
+    INFO("file: ", file.string(), "\nstderr: ", o.err);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.empty());
+    CHECK(count_lines(o.err) == 1);
+    CHECK(o.err.rfind("matcompare: error: ", 0) == 0);
+    CHECK(o.err.find(file.string()) != std::string::npos);
+    CHECK(o.err.find(said) != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  };
+  for (const BadFile& bad : cases) expect_refused(folder / bad.name, bad.said);
+  expect_refused(huge, "MiB");
+}
+
+TEST_CASE("--out is replaced whole or left as it was: a failed run leaves neither a partial nor a temporary file") {
+  const fs::path folder = empty_folder("cli_out_failures");
+  const fs::path kept = folder / "kept.csv";
+  write_text(kept, "the previous results\n");
+  // A shape too large for memory fails after --out was opened; a folder as the file and a bad format fail before.
+  for (const std::string args : {"--size 8,300000 --filter cpu/gold --out " + kept.string(),
+                                 "--size 8 --filter cpu/gold --out " + folder.string(),
+                                 "--size 8 --filter cpu/gold --out " + (folder / "new.csv").string() + " --format xml"}) {
+    const Outcome o = run_cli(args + kQuick);
+    INFO("args: ", args, "\nstderr: ", o.err);
+    CHECK(o.exit_code == 2);
+    CHECK(count_lines(o.err) == 1);
+    CHECK(names_in(folder) == std::vector<std::string>{"kept.csv"});
+    CHECK(slurp(kept.string()) == "the previous results\n");
+  }
+  const Outcome replaced = run_cli("--size 8 --filter cpu/gold --format csv --out " + kept.string() + kQuick);
+  REQUIRE_MESSAGE(replaced.exit_code == 0, replaced.err);
+  CHECK(names_in(folder) == std::vector<std::string>{"kept.csv"});
+  CHECK(slurp(kept.string()).rfind("backend,", 0) == 0);
+}
+
+TEST_CASE("--out through a symbolic link replaces the file it names and keeps the link") {
+  const fs::path folder = empty_folder("cli_out_link");
+  write_text(folder / "target.csv", "old\n");
+  fs::create_symlink("target.csv", folder / "link.csv");
+  const Outcome o = run_cli("--size 8 --filter cpu/gold --format csv --out " + (folder / "link.csv").string() + kQuick);
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  CHECK(fs::is_symlink(folder / "link.csv"));
+  CHECK(slurp((folder / "target.csv").string()).rfind("backend,", 0) == 0);
+  CHECK(names_in(folder) == std::vector<std::string>{"link.csv", "target.csv"});
+}
+
+TEST_CASE("Ctrl-C stops a run at once, by SIGINT, and leaves the previous --out file as it was") {
+  const fs::path folder = empty_folder("cli_interrupt");
+  const fs::path out = folder / "results.json";
+  write_text(out, "the previous results\n");
+  const std::string err_path = (folder.parent_path() / "cli_interrupt.err").string();
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    // Minutes of work: gold at 1024 with at least a minute of timed samples.
+    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(err, STDERR_FILENO);
+    execl(MATCOMPARE_CLI, MATCOMPARE_CLI, "--size", "1024", "--filter", "cpu/gold", "--min-time", "600",
+          "--time-limit", "100000", "--format", "json", "--out", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  using Clock = std::chrono::steady_clock;
+  // The temporary file beside results.json appears once the run has started.
+  const auto started_waiting = Clock::now();
+  while (names_in(folder).size() < 2 && Clock::now() - started_waiting < std::chrono::seconds(30))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  CHECK(names_in(folder).size() == 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  REQUIRE(kill(child, SIGINT) == 0);
+  const auto interrupted = Clock::now();
+  int status = 0;
+  while (waitpid(child, &status, WNOHANG) == 0 && Clock::now() - interrupted < std::chrono::seconds(10))
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const double seconds_to_stop = std::chrono::duration<double>(Clock::now() - interrupted).count();
+  if (seconds_to_stop >= 10) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+  }
+  CHECK(seconds_to_stop < 2);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGINT);
+  CHECK(names_in(folder) == std::vector<std::string>{"results.json"});
+  CHECK(slurp(out.string()) == "the previous results\n");
+  const std::string err = slurp(err_path);
+  CHECK(count_lines(err) == 1);
+  CHECK(err.rfind("matcompare: error: interrupted", 0) == 0);
 }
 
 TEST_CASE("--help and --version succeed") {

@@ -155,3 +155,33 @@ TEST_CASE("a paired ratio: vendor and row alternate, and the ratio is the vendor
   const BenchmarkResult with_precision = measure_paired(row, p, o, vendor, &vendor);
   CHECK(with_precision.vs_precision_vendor == doctest::Approx(with_precision.vs_vendor));
 }
+
+TEST_CASE("measure and run_benchmarks refuse options out of range before any work, naming the option") {
+  struct BadOption {
+    const char* name;
+    void (*spoil)(BenchmarkOptions&);
+  };
+  const BadOption cases[] = {
+      {"repetitions", [](BenchmarkOptions& o) { o.repetitions = 0; }},
+      {"min_time_s", [](BenchmarkOptions& o) { o.min_time_s = -1; }},
+      {"min_time_s", [](BenchmarkOptions& o) { o.min_time_s = std::nan(""); }},
+      {"time_limit_s", [](BenchmarkOptions& o) { o.time_limit_s = 0; }},
+      {"time_limit_s", [](BenchmarkOptions& o) { o.time_limit_s = HUGE_VAL; }},
+      {"alpha", [](BenchmarkOptions& o) { o.alpha = HUGE_VALF; }},
+      {"beta", [](BenchmarkOptions& o) { o.beta = std::nanf(""); }},
+  };
+  const Backend& gold = find_backend("cpu/gold");
+  const Problem problem = make_problem({4, 4, 4}, 1, 0, 1);
+  for (const BadOption& bad : cases) {
+    BenchmarkOptions options;
+    bad.spoil(options);
+    INFO(bad.name);
+    CHECK_THROWS_WITH_AS(check_options(options), doctest::Contains(bad.name), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(measure(gold, problem, options), doctest::Contains(bad.name), std::invalid_argument);
+    int progress_calls = 0;
+    CHECK_THROWS_AS(run_benchmarks({&gold}, {{4, 4, 4}}, options, [&](const Progress&) { ++progress_calls; }),
+                    std::invalid_argument);
+    CHECK(progress_calls == 0);
+  }
+  CHECK_NOTHROW(check_options(BenchmarkOptions{}));
+}

@@ -57,6 +57,11 @@ struct Problem {
   MatrixF a, b, c;
   Reference reference;
 };
+// Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a
+// negative or non-finite min_time_s, a time_limit_s that is not positive and finite, or a non-finite alpha
+// or beta. measure and run_benchmarks check their options with it before any work.
+void check_options(const BenchmarkOptions& options);
+
 // Throws when the shape is empty or its problem would not fit in the host memory this process may use.
 void check_host_memory(const GemmShape& shape);
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed);

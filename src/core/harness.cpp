@@ -227,6 +227,7 @@ namespace {
 BenchmarkResult measure_with(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
                              const std::vector<const Backend*>& partners, std::vector<double>& row_ms,
                              std::vector<std::vector<double>>& partner_ms) {
+  check_options(o);
   BenchmarkResult r;
   r.backend = backend.info();
   r.shape = p.shape;
@@ -345,6 +346,7 @@ BenchmarkResult measure_paired(const Backend& backend, const Problem& p, const B
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress) {
+  check_options(options);
   // Registry order, with the vendor of every selected device and the vendor of every selected precision added.
   std::vector<const Backend*> backends;
   for (const Backend* b : all_backends()) {

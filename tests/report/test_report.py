@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks report/make_report.py on the synthetic fixtures next to this file.
+"""Checks report/make_report.py on the synthetic fixtures next to this file, each of its modules
+(report/matcompare_report/) alone, and its answer to a table of bad input files.
 
     /usr/bin/python3 tests/report/test_report.py      (needs a Python with matplotlib)
 
@@ -15,7 +16,10 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPT = os.path.join(HERE, "..", "..", "report", "make_report.py")
+REPORT_DIR = os.path.join(HERE, "..", "..", "report")
+SCRIPT = os.path.join(REPORT_DIR, "make_report.py")
+sys.path.insert(0, REPORT_DIR)
+from matcompare_report import markdown, plots, runs, seeds, tables  # noqa: E402
 FIXTURES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.json")]
 
 passed = 0
@@ -119,6 +123,144 @@ def test_merge_keeps_newer_file(tmp):
               shows_new == expect_new, naive)
 
 
+VALID_ROW = {"backend": "cpu/gold", "device": "cpu", "m": 8, "n": 8, "k": 8, "status": "ok", "median_ms": 1.0,
+             "gflops": 2.0}
+
+
+def document_bytes(**changes):
+    """A small valid result file, as bytes, with `changes` applied to its first row (None removes a field)."""
+    row = dict(VALID_ROW)
+    for key, value in changes.items():
+        if value is None:
+            row.pop(key)
+        else:
+            row[key] = value
+    return json.dumps({"context": {"hostname": "h"}, "results": [row]}).encode()
+
+
+# name, the file's bytes, what the one error line must say besides the file's name.
+BAD_INPUTS = [
+    ("random bytes", bytes(range(256)) * 4, "not UTF-8"),
+    ("empty file", b"", "is empty"),
+    ("truncated file", document_bytes()[:-10], "truncated"),
+    ("not JSON", b"context: results", "not valid JSON"),
+    ("a JSON array", b"[1, 2]", "must be an object"),
+    ("no context", b'{"results": []}', "context must be an object but is missing"),
+    ("results not an array", b'{"context": {}, "results": "x"}', "results must be an array but is a string"),
+    ("a row not an object", b'{"context": {}, "results": [3]}', "results[0] must be an object"),
+    ("row without shape, status or time", b'{"context": {}, "results": [{"backend": "x"}]}',
+     "results[0].m must be an integer from 1 to 2147483647 but is missing"),
+    ("empty backend", document_bytes(backend=""), "results[0].backend"),
+    ("string size", document_bytes(m="8"), "results[0].m must be an integer from 1 to 2147483647 but is a string"),
+    ("zero size", document_bytes(k=0), "results[0].k must be an integer from 1"),
+    ("boolean size", document_bytes(n=True), "results[0].n must be an integer from 1"),
+    ("size beyond the CLI's", document_bytes(m=2**31), "results[0].m must be an integer from 1 to 2147483647 but is a number (2147483648)"),
+    ("unknown status", document_bytes(status="great"), "results[0].status must be one of"),
+    ("ok row without time", document_bytes(median_ms=None), "results[0].median_ms (status ok)"),
+    ("text where a number goes", document_bytes(vs_vendor="fast"), "results[0].vs_vendor must be a number"),
+    ("number where text goes", document_bytes(precision=32), "results[0].precision must be a string"),
+    ("context gpu not an object", b'{"context": {"gpu": "H100"}, "results": []}', "context.gpu must be an object"),
+    ("NaN", document_bytes().replace(b'"gflops": 2.0', b'"gflops": NaN'), "NaN"),
+    ("Infinity", document_bytes().replace(b'"gflops": 2.0', b'"gflops": -Infinity'), "-Infinity"),
+    ("a number beyond float", document_bytes().replace(b'"gflops": 2.0', b'"gflops": 1e999'),
+     "results[0].gflops is a number too large"),
+    ("deep nesting", b"[" * 100000 + b"]" * 100000, "too deeply"),
+]
+
+
+def run_generator(files, out_dir):
+    return subprocess.run([sys.executable, SCRIPT, *files, "--out", out_dir], capture_output=True, text=True)
+
+
+def expect_refused(name, completed, out_dir, *wanted):
+    check(f"{name}: exit status 2", completed.returncode == 2, f"{completed.returncode}: {completed.stderr}")
+    check(f"{name}: nothing on stdout", completed.stdout == "", completed.stdout)
+    lines = completed.stderr.splitlines()
+    check(f"{name}: one line on stderr", len(lines) == 1, completed.stderr)
+    check(f"{name}: the line is the CLI's error", completed.stderr.startswith("matcompare: error: "),
+          completed.stderr)
+    for text in wanted:
+        check(f"{name}: the message says {text!r}", text in completed.stderr, completed.stderr)
+    check(f"{name}: no output folder", not os.path.exists(out_dir))
+
+
+def test_bad_inputs(tmp):
+    good = os.path.join(tmp, "good.json")
+    with open(good, "wb") as handle:
+        handle.write(document_bytes())
+    for index, (name, data, wanted) in enumerate(BAD_INPUTS):
+        path = os.path.join(tmp, f"bad_{index}.json")
+        with open(path, "wb") as handle:
+            handle.write(data)
+        out_dir = os.path.join(tmp, f"bad_out_{index}")
+        # Beside a good file, so that the bad one is what stops the report.
+        expect_refused(name, run_generator([good, path], out_dir), out_dir, path, wanted)
+
+    huge = os.path.join(tmp, "huge.json")
+    with open(huge, "wb") as handle:
+        handle.truncate(runs.MAX_FILE_BYTES + 1)
+    out_dir = os.path.join(tmp, "huge_out")
+    expect_refused("a very large file", run_generator([huge], out_dir), out_dir, huge, "MiB")
+
+    missing = os.path.join(tmp, "missing.json")
+    out_dir = os.path.join(tmp, "missing_out")
+    expect_refused("a missing file", run_generator([missing], out_dir), out_dir, missing, "cannot read")
+
+    out_file = os.path.join(tmp, "out_is_a_file")
+    with open(out_file, "w") as handle:
+        handle.write("kept")
+    completed = run_generator([good], out_file)
+    check("--out naming a file: exit status 2", completed.returncode == 2, completed.stderr)
+    check("--out naming a file: one error line", completed.stderr.startswith("matcompare: error: ")
+          and len(completed.stderr.splitlines()) == 1, completed.stderr)
+    with open(out_file) as handle:
+        check("--out naming a file: the file is left alone", handle.read() == "kept")
+
+    completed = run_generator([good], os.path.join(tmp, "good_out"))
+    check("the small valid file makes a report", completed.returncode == 0, completed.stderr)
+    leftovers = [n for n in os.listdir(os.path.join(tmp, "good_out")) if n.endswith(".partial")]
+    check("no temporary files are left", leftovers == [], str(leftovers))
+
+
+def fixture_machines():
+    return runs.group_machines(runs.load_runs(FIXTURES))
+
+
+def test_modules_alone(tmp):
+    """Each module on its own, without the others' sections around it."""
+    check("runs: merge_order puts a new name after its predecessor",
+          (lambda order: (runs.merge_order(order, ["a", "x", "b"]), order)[1])(["a", "b"]) == ["a", "x", "b"])
+    machines = fixture_machines()
+    check("runs: one machine per fixture", len(machines) == 2)
+    check("runs: machines are numbered and slugged", [m.number for m in machines] == [1, 2]
+          and all(m.slug.startswith(f"m{m.number}") for m in machines))
+
+    check("markdown: a table has a header, a rule and the rows",
+          markdown.table(["a", "b"], [["1", "x|y"]]) == ["| a | b |", "|---|---|", "| 1 | x\\|y |", ""])
+    check("markdown: a code span survives a backtick", markdown.code("a`b") == "``a`b``")
+    check("markdown: tiny ratios keep two digits", markdown.fmt_ratio(0.0123) == "0.012×")
+    check("markdown: an unknown number is a dash", markdown.fmt_gflops(None) == markdown.DASH)
+
+    overview = tables.overview_section(machines)
+    check("tables: the overview has a table per machine", sum(line.startswith("### M") for line in overview) == 2)
+    check("tables: no fast-path section without same-precision ratios", tables.fast_path_section(machines) == [])
+
+    steps = seeds.SEEDS[0]["tables"][0]["steps"]
+    check("seeds: seed 000's naive step is 185.313 / 14002.6 of cuBLAS",
+          abs(seeds.seed_vs_vendor(steps[0], steps) - 185.313 / 14002.600) < 1e-12)
+    seed_lines = seeds.seeds_section(machines)
+    check("seeds: every seed has its section", all(f"### Seed {s['id']}: {s['title']}" in seed_lines
+                                                   for s in seeds.SEEDS))
+
+    plot_dir = os.path.join(tmp, "plots_alone")
+    os.makedirs(plot_dir)
+    cpu_machine = next(m for m in machines if m.device(m.backends[0]) == "cpu")
+    name = plots.plot_gflops_vs_size(cpu_machine, "cpu", plot_dir)
+    check("plots: a GFLOP/s plot is written as a PNG", name is not None and os.path.isfile(os.path.join(plot_dir, name)))
+    check("plots: no plot for a device without results", plots.plot_gflops_vs_size(cpu_machine, "gpu", plot_dir) is None)
+    check("plots: only the PNG is left", os.listdir(plot_dir) == [name])
+
+
 def main():
     # make_report runs under this same interpreter.
     if importlib.util.find_spec("matplotlib") is None:
@@ -126,6 +268,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_deterministic_and_complete(tmp)
         test_merge_keeps_newer_file(tmp)
+        test_bad_inputs(tmp)
+        test_modules_alone(tmp)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

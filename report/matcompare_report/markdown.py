@@ -1,0 +1,80 @@
+"""Markdown building blocks: number formats, code spans, tables and cells."""
+import math
+import re
+
+from .runs import is_ok
+
+DASH = "—"
+
+
+def shape_label(shape):
+    m, n, k = shape
+    return str(m) if m == n == k else f"{m}x{n}x{k}"
+
+
+
+def fmt_gflops(value):
+    if value is None:
+        return DASH
+    if value >= 100:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.2f}"
+
+
+def fmt_ratio(value):
+    """Two decimals, or two significant digits below 0.1 so tiny ratios do not round to 0."""
+    if value is None:
+        return DASH
+    digits = 2 if value >= 0.1 else min(6, 1 - math.floor(math.log10(value)))
+    return f"{value:.{digits}f}×"
+
+
+def fmt_ms(value):
+    if value is None:
+        return DASH
+    if value >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.1f}" if value >= 10 else f"{value:.3f}"
+
+
+def fmt_error(value):
+    if value is None:
+        return DASH
+    return "0" if value == 0 else f"{value:.3g}"
+
+
+def fmt_plain(value):
+    if value is None or value == "":
+        return DASH
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def code(text):
+    """An inline code span that survives backticks inside `text`."""
+    text = str(text)
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def cell(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def table(header, rows):
+    lines = ["| " + " | ".join(cell(h) for h in header) + " |",
+             "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(cell(value) for value in row) + " |" for row in rows]
+    return lines + [""]
+
+
+def status_text(row, ok_text):
+    """What a table cell shows for one measurement."""
+    if row is None:
+        return DASH
+    return ok_text if is_ok(row) else str(row.get("status") or DASH)
+

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The sanitizer leg: the CPU test suites and the CLI tests built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (no CUDA) into ./build-asan; the first report of either ends the test.
+# Run by scripts/test.sh after the main suite; needs what scripts/setup.sh installs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+suites=(test_matrix test_error_metrics test_cpu_backends test_harness test_cli)
+
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMATCOMPARE_WITH_CUDA=OFF \
+  -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" \
+  -DCMAKE_SHARED_LINKER_FLAGS="$sanitizers" >/dev/null
+cmake --build build-asan -j"$(nproc)" --target matcompare_cli "${suites[@]}"
+
+export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+pattern="^($(IFS='|'; echo "${suites[*]}"))\$"
+ctest --test-dir build-asan --output-on-failure -j2 -R "$pattern"
