@@ -82,14 +82,17 @@ std::string joined_command_line(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (const char* core = matcompare::openblas_coretype_fix()) {
-    // Re-run the same binary by its real path, so the process keeps its name for ps and pgrep.
+  // Settings OpenBLAS and OpenMP read only when they load: set them and run the same binary again, by its real
+  // path so the process keeps its name for ps and pgrep. On failure, carry on without them.
+  auto fixes = matcompare::thread_wait_fixes();
+  if (const char* core = matcompare::openblas_coretype_fix()) fixes.emplace_back("OPENBLAS_CORETYPE", core);
+  if (!fixes.empty()) {
     char self[4096];
     const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
     if (length > 0) {
       self[length] = '\0';
-      setenv("OPENBLAS_CORETYPE", core, 1);
-      execv(self, argv);  // on failure, carry on with the slower core
+      for (const auto& [name, value] : fixes) setenv(name.c_str(), value.c_str(), 1);
+      execv(self, argv);
     }
   }
   CLI::App app{"matcompare: multiply matrices with every CPU and GPU algorithm of the seeds and compare them "

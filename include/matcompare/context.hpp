@@ -2,6 +2,8 @@
 // The machine a result was measured on: every report carries it.
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "matcompare/benchmark.hpp"
 
@@ -39,6 +41,7 @@ struct RunContext {
   int openblas_threads = 0;
   std::string cpu_blis;             // cpu/blis's micro-kernel and block sizes on this machine
   std::string host_cache_policy;
+  std::string thread_waits;         // thread_wait_settings()
   std::optional<GpuContext> gpu;
   std::string gpu_unavailable_reason;
   BenchmarkOptions options;         // how every result of the run was measured
@@ -56,6 +59,17 @@ void select_gpu(int index);
 // ("SkylakeX" on AVX-512, "Haswell" on AVX2), or nullptr when the loaded core is fine or was chosen
 // by the user through OPENBLAS_CORETYPE.
 const char* openblas_coretype_fix();
+
+// Two thread pools share the cores: OpenMP's (this library's CPU steps and cache flush) and OpenBLAS's
+// pthreads. Left alone, each spins after its work (libgomp ~300k pause loops, OpenBLAS 2^28 cycles of
+// sched_yield) and slows the other's next run by up to 20x on a 16-core host. The settings that make both
+// park within about a millisecond, for those the user has not set: GOMP_SPINCOUNT (unless OMP_WAIT_POLICY is
+// set) and OPENBLAS_THREAD_TIMEOUT. Both libraries read them when they load, so a program sets them and
+// restarts itself (the CLI does).
+std::vector<std::pair<std::string, std::string>> thread_wait_fixes();
+
+// "GOMP_SPINCOUNT=10000 OPENBLAS_THREAD_TIMEOUT=20": the wait settings of this process, for the context.
+std::string thread_wait_settings();
 
 // Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor this process may use).
 void set_threads(int threads);

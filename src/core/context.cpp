@@ -63,6 +63,24 @@ const char* openblas_coretype_fix() {
   return nullptr;
 }
 
+std::vector<std::pair<std::string, std::string>> thread_wait_fixes() {
+  std::vector<std::pair<std::string, std::string>> fixes;
+  // ~10k pause loops: well under a millisecond, yet longer than the gap between two barriers of one run.
+  if (!std::getenv("GOMP_SPINCOUNT") && !std::getenv("OMP_WAIT_POLICY")) fixes.emplace_back("GOMP_SPINCOUNT", "10000");
+  // 2^20 cycles: about half a millisecond, so back-to-back calls still find the threads awake.
+  if (!std::getenv("OPENBLAS_THREAD_TIMEOUT")) fixes.emplace_back("OPENBLAS_THREAD_TIMEOUT", "20");
+  return fixes;
+}
+
+std::string thread_wait_settings() {
+  std::string text;
+  for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OPENBLAS_THREAD_TIMEOUT"}) {
+    const char* value = std::getenv(name);
+    text += std::string(text.empty() ? "" : " ") + name + "=" + (value ? value : "(library default)");
+  }
+  return text;
+}
+
 void set_threads(int threads) {
   const int n = threads > 0 ? threads : usable_cpus();
   omp_set_num_threads(n);
@@ -91,6 +109,7 @@ RunContext collect_context(const std::string& command_line, const BenchmarkOptio
   c.openblas_threads = openblas_get_num_threads();
   c.cpu_blis = cpu::blis::configuration();
   c.host_cache_policy = cpu::host_cache_policy();
+  c.thread_waits = thread_wait_settings();
   c.gpu = gpu::describe_device(c.gpu_unavailable_reason);
   c.options = options;
   c.command_line = command_line;

@@ -45,6 +45,7 @@ json context_json(const RunContext& c) {
                    {"threads", c.openblas_threads}};
   j["cpu_blis"] = c.cpu_blis;
   j["host_cache_policy"] = c.host_cache_policy;
+  j["thread_waits"] = c.thread_waits;
   if (c.gpu) {
     const GpuContext& g = *c.gpu;
     j["gpu"] = {{"index", g.index},

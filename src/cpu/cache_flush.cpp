@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -33,6 +35,9 @@ void flush_host_cache() {
   }
   // Keeps the compiler from proving the buffer unused.
   asm volatile("" : : "r"(buffer.data()) : "memory");
+  // The flush's threads, and OpenBLAS's from a vendor sample before it, park within about a millisecond
+  // under thread_wait_fixes(); the timed run that follows must not share the cores with their spinning.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 
 std::string host_cache_policy() {

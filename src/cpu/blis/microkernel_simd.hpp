@@ -45,7 +45,6 @@ struct Tile {
     std::int64_t p = 0;
     for (; p + 4 <= kc; p += 4) {
       _mm_prefetch(reinterpret_cast<const char*>(a + 8 * MR), _MM_HINT_T0);
-      _mm_prefetch(reinterpret_cast<const char*>(b + 8 * NR), _MM_HINT_T0);
       rank1(a, b, acc);
       rank1(a + MR, b + NR, acc);
       rank1(a + 2 * MR, b + 2 * NR, acc);
