@@ -88,12 +88,11 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  // MC caps the rows of A per block; for small m it shrinks (in whole MR panels) so that the ic
-  // loop still has a block for every thread.
+  // Every thread gets at least one micro-panel of rows; MC caps the rows of one packed block of A.
+  const std::int64_t panels = (g.m + mr - 1) / mr;
+  if (panels < threads) threads = static_cast<int>(panels);
   const std::int64_t mc_step =
-      std::max<std::int64_t>(mr, std::min<std::int64_t>(block.mc, round_up((g.m + threads - 1) / threads, mr)));
-  const std::int64_t ic_blocks = (g.m + mc_step - 1) / mc_step;
-  if (ic_blocks < threads) threads = static_cast<int>(std::max<std::int64_t>(1, ic_blocks));
+      std::min<std::int64_t>(block.mc, ((panels + threads - 1) / threads) * mr);
 
   const std::int64_t kc_max = std::min<std::int64_t>(block.kc, g.k);
   const std::int64_t nc_max = std::min<std::int64_t>(block.nc, round_up(g.n, nr));
@@ -107,9 +106,10 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
 
 #pragma omp parallel num_threads(threads)
   {
-    int thread = 0;
+    int thread = 0, team = 1;  // the team may be smaller than asked for
 #ifdef _OPENMP
     thread = omp_get_thread_num();
+    team = omp_get_num_threads();
 #endif
     float* const packed_a = packed_a_all.p + a_slice * thread;  // this thread's packed A
 
@@ -126,14 +126,18 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
           pack_b_panel(nr, kc, std::min<std::int64_t>(nr, nc - jr), b + pc * g.ldb + jc + jr, g.ldb,
                        packed_b.p + jr * kc);
 
-        // Loop 3, split across threads: each packs its own mc x kc block of A (alpha folded in)
-        // and runs loops 4 and 5. The implicit barrier keeps B packed until everyone is done.
-#pragma omp for schedule(dynamic, 1)
-        for (std::int64_t ic = 0; ic < g.m; ic += mc_step) {
-          const std::int64_t mc = std::min<std::int64_t>(mc_step, g.m - ic);
+        // Loop 3, split across threads: each takes an equal share of the rows (to one micro-panel), packs
+        // its mc x kc blocks of A (alpha folded in) and runs loops 4 and 5 on them. (Blocks handed out one
+        // by one left one thread with a block more than the other: 9 blocks on 2 threads at m = 2048.)
+        const std::int64_t first = panels * thread / team * mr;
+        const std::int64_t last = std::min(g.m, panels * (thread + 1) / team * mr);
+        for (std::int64_t ic = first; ic < last; ic += mc_step) {
+          const std::int64_t mc = std::min<std::int64_t>(mc_step, last - ic);
           pack_a_block(mr, mc, kc, a + ic * g.lda + pc, g.lda, g.alpha, packed_a);
           macro_kernel(kernel, mc, nc, kc, packed_a, packed_b.p, g.c + ic * g.ldc + jc, g.ldc, beta);
         }
+        // B stays packed until everyone is done with it.
+#pragma omp barrier
       }
     }
   }
