@@ -2,7 +2,7 @@
 # Issue 8's CPU runs on a machine's host CPU, in one call:
 #   bench/cpu_session.sh OUT_DIR COMMIT sweep [cmake flags...]   CPU tests (every micro-kernel this CPU has), then
 #                                       cpu/blis at 2048 under block-size and micro-kernel overrides, one thread
-#                                       and all cores, each paired with OpenBLAS
+#                                       and all cores, each paired with OpenBLAS (SWEEP="A=1 B=2" sets the overrides)
 #   bench/cpu_session.sh OUT_DIR COMMIT accept [cmake flags...]  the acceptance runs: --sizes 512..4096 on all cores
 #                                       and on one thread (cpu/blis and OpenBLAS), --size 2048 --all, and cpu/blis
 #                                       with OpenBLAS alone again after it
@@ -38,8 +38,8 @@ if [ "$what" = sweep ]; then
   echo "test_cpu_backends exit $?: $(grep -E 'MESSAGE|test cases' "$work/logs/test_cpu_backends.log" | tr '\n' ' ')"
   echo "default: $($cli --size 64 --filter cpu/blis 2>&1 | grep -o 'cpu/blis [a-z0-9+]* .*')"
   for threads in 1 0; do
-    for setting in "" "MATCOMPARE_BLIS_BLOCKS=256,252,4096" "MATCOMPARE_BLIS_BLOCKS=384,252,4096" \
-                   "MATCOMPARE_BLIS_BLOCKS=384,504,4096" "MATCOMPARE_MICROKERNEL=avx2+fma"; do
+    for setting in ${SWEEP:-AS_BUILT=1 MATCOMPARE_BLIS_BLOCKS=256,252,4096 MATCOMPARE_BLIS_BLOCKS=384,252,4096 \
+                   MATCOMPARE_BLIS_BLOCKS=384,504,4096 MATCOMPARE_MICROKERNEL=avx2+fma}; do
       echo "threads $threads ${setting:-default}"
       run "sweep_t${threads}_${setting//[=,+]/_}" env $setting $cli --size 2048 --filter cpu/blis --threads $threads
     done

@@ -24,8 +24,12 @@ struct BlockSizes {
 //
 // | size | rule                                                      | why                                       |
 // |------|-----------------------------------------------------------|-------------------------------------------|
-// | KC   | KC x NR x 4 B <= 1/2 of L1d; multiple of 16; 128..512     | the B micro-panel stays in L1 while every |
-// |      |                                                           | A micro-panel of the ic block streams by  |
+// | KC   | KC x NR x 4 B <= L1d x min(MR, 12) / 12; multiple of   | the B micro-panel stays in L1 while every |
+// |      | 16; 128..512                                              | A micro-panel of the ic block streams by; |
+// |      |                                                           | a taller tile reuses each B element more  |
+// |      |                                                           | and tolerates B spilling to L2 (measured: |
+// |      |                                                           | AVX2 6x16 on Zen 3 best at half of L1,    |
+// |      |                                                           | AVX-512 12x32 on Xeon at all of it)       |
 // | MC   | MC x KC x 4 B <= 1/2 of L2; multiple of MR; MR..512       | the packed A block stays in L2 across jr  |
 // | NC   | KC x NC x 4 B <= 1/2 of L3; multiple of NR; NR..4096      | the packed B block, shared by the threads,|
 // |      |                                                           | stays in L3 across the ic blocks          |
