@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
                "with the vendor libraries (time, GFLOP/s, error against a float64 reference)."};
   app.set_version_flag("--version", std::string("matcompare ") + matcompare::version());
 
-  std::string sizes, ms, ns, ks, filter, format_name = "table", out_file;
+  std::string sizes, ms, ns, ks, filter, format_name = "table", out_file, values_name = "uniform";
   bool all = false, list = false, no_flush = false;
   double alpha = 1.0, beta = 0.0;
   std::uint64_t seed = 42;
@@ -122,6 +122,9 @@ int main(int argc, char** argv) {
   app.add_option("--alpha", alpha, "alpha in C = alpha*A*B + beta*C (default 1)")->check(finite_float);
   app.add_option("--beta", beta, "beta in C = alpha*A*B + beta*C (default 0: C is not read)")->check(finite_float);
   app.add_option("--seed", seed, "seed of the random inputs (default 42)");
+  app.add_option("--values", values_name,
+                 "what the inputs are drawn from: uniform (reals in [-1, 1], the default), integers-1-100 or "
+                 "reals-1-100 (seed 003's error experiment)");
   app.add_option("--threads", threads, "CPU threads for OpenMP and OpenBLAS (default: one per logical core)")
       ->check(CLI::Range(0, 4096));
   app.add_option("--device", device, "GPU to use (default 0)")->check(CLI::NonNegativeNumber);
@@ -157,6 +160,7 @@ int main(int argc, char** argv) {
   stop_on_interrupt(isatty(STDERR_FILENO) != 0);
   try {
     const matcompare::Format format = matcompare::parse_format(format_name);
+    options.input_values = matcompare::parse_input_values(values_name);
     const auto backends = matcompare::select_backends(all ? "" : filter);
     if (backends.empty())
       throw std::invalid_argument("--filter '" + filter + "' matches no backend (matcompare --list shows them)");

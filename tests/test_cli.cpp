@@ -132,6 +132,18 @@ TEST_CASE("table, markdown and csv print the same rows; --out writes a file inst
   CHECK(count_lines(csv) == 4);  // header, gold, gold-omp, openblas
 }
 
+TEST_CASE("--values draws the inputs from seed 003's range and the JSON context records it") {
+  const Outcome o = run_cli(std::string("--size 16 --filter cpu/gold --values integers-1-100 --format json") + kQuick);
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  const auto j = nlohmann::json::parse(o.out);
+  CHECK(j["context"]["input_values"] == "integers-1-100");
+  CHECK(j["context"]["input_values_description"].get<std::string>().find("1..100") != std::string::npos);
+  for (const auto& r : j["results"]) CHECK_MESSAGE(r["sum_abs_error"] == 0.0, r["backend"]);  // exact in FP32
+  const Outcome plain = run_cli(std::string("--size 16 --filter cpu/gold --format json") + kQuick);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(nlohmann::json::parse(plain.out)["context"]["input_values"] == "uniform");
+}
+
 TEST_CASE("sweeps accept lists and ranges and zip --m/--n/--k lists") {
   const Outcome o = run_cli(std::string("--size 8:24:8 --filter cpu/loop-ikj --format json") + kQuick);
   REQUIRE(o.exit_code == 0);
@@ -151,7 +163,8 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
                            "--filter no-such-backend", "--format xml", "--size 300000", "--threads -1",
                            "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
                            "--time-limit abc", "--alpha nan", "--beta 1e40", "--threads 100000",
-                           "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x"}) {
+                           "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x",
+                           "--size 8 --values gaussian"}) {
     const Outcome o = run_cli(args);
     INFO("args: ", args, "\nstderr: ", o.err);
     CHECK(o.exit_code == 2);

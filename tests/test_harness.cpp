@@ -92,6 +92,32 @@ TEST_CASE("an unavailable backend is reported, not run") {
   MESSAGE("every backend is available on this machine");
 }
 
+TEST_CASE("make_problem draws every operand from the values asked for, and the reference follows them") {
+  const GemmShape shape{12, 10, 8};
+  const Problem integers = make_problem(shape, 1, 0.5f, 3, InputValues::integers_1_100);
+  for (const MatrixF* x : {&integers.a, &integers.b, &integers.c})
+    for (std::size_t i = 0; i < x->size(); ++i) {
+      CHECK(x->data()[i] >= 1);
+      CHECK(x->data()[i] <= 100);
+      CHECK(x->data()[i] == std::floor(x->data()[i]));
+    }
+  // Sums of integer products stay exact in FP32 below 2^24: the textbook loop then has no error at all.
+  const BenchmarkResult gold = measure(find_backend("cpu/gold"), integers, BenchmarkOptions{});
+  REQUIRE(gold.status == Status::ok);
+  CHECK(gold.errors.sum_abs == 0);
+  const Problem reals = make_problem(shape, 1, 0, 3, InputValues::reals_1_100);
+  const Problem uniform = make_problem(shape, 1, 0, 3);
+  for (std::size_t i = 0; i < reals.a.size(); ++i) {
+    CHECK(reals.a.data()[i] >= 1);
+    CHECK(uniform.a.data()[i] >= -1);
+    CHECK(uniform.a.data()[i] <= 1);
+  }
+  CHECK(parse_input_values("reals-1-100") == InputValues::reals_1_100);
+  CHECK(to_string(InputValues::integers_1_100) == "integers-1-100");
+  CHECK_THROWS_WITH_AS(parse_input_values("gaussian"), doctest::Contains("uniform, integers-1-100 or reals-1-100"),
+                       std::invalid_argument);
+}
+
 TEST_CASE("make_problem rejects empty shapes and shapes beyond host memory with a message") {
   CHECK_THROWS_AS(make_problem({0, 4, 4}, 1, 0, 1), std::invalid_argument);
   CHECK_THROWS_WITH_AS(make_problem({1 << 22, 1 << 22, 1 << 22}, 1, 0, 1), doctest::Contains("GiB of host memory"),

@@ -207,15 +207,48 @@ void check_host_memory(const GemmShape& shape) {
                              " GiB of host memory but only " + format("%.1f", have / (1ull << 30)) + " GiB is available");
 }
 
-Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed) {
+std::string to_string(InputValues v) {
+  switch (v) {
+    case InputValues::uniform: return "uniform";
+    case InputValues::integers_1_100: return "integers-1-100";
+    case InputValues::reals_1_100: return "reals-1-100";
+  }
+  return "?";
+}
+
+std::string describe(InputValues v) {
+  switch (v) {
+    case InputValues::uniform: return "reals uniform in [-1, 1]";
+    case InputValues::integers_1_100: return "integers uniform in 1..100 (seed 003)";
+    case InputValues::reals_1_100: return "reals uniform in [1, 100] (seed 003)";
+  }
+  return "?";
+}
+
+InputValues parse_input_values(const std::string& name) {
+  for (InputValues v : {InputValues::uniform, InputValues::integers_1_100, InputValues::reals_1_100})
+    if (name == to_string(v)) return v;
+  throw std::invalid_argument("unknown input values '" + name + "' (use uniform, integers-1-100 or reals-1-100)");
+}
+
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values) {
   check_host_memory(shape);
   Problem p;
   p.shape = shape;
   p.alpha = alpha;
   p.beta = beta;
-  p.a = MatrixF::random(shape.m, shape.k, derive_seed(seed, shape, 1));
-  p.b = MatrixF::random(shape.k, shape.n, derive_seed(seed, shape, 2));
-  p.c = MatrixF::random(shape.m, shape.n, derive_seed(seed, shape, 3));
+  auto draw = [&](std::int64_t rows, std::int64_t cols, std::uint64_t operand) {
+    const std::uint64_t operand_seed = derive_seed(seed, shape, operand);
+    switch (values) {
+      case InputValues::integers_1_100: return MatrixF::random_integers(rows, cols, operand_seed, 1, 100);
+      case InputValues::reals_1_100: return MatrixF::random_reals(rows, cols, operand_seed, 1.0, 100.0);
+      case InputValues::uniform: break;
+    }
+    return MatrixF::random(rows, cols, operand_seed);
+  };
+  p.a = draw(shape.m, shape.k, 1);
+  p.b = draw(shape.k, shape.n, 2);
+  p.c = draw(shape.m, shape.n, 3);
   p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
   return p;
 }
@@ -370,7 +403,7 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
   int done = 0;
   const int total = int(shapes.size() * order.size());
   for (const GemmShape& shape : shapes) {
-    const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed);
+    const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed, options.input_values);
     std::map<const Backend*, BenchmarkResult> by_backend;
     // The vendors that ran: of each device, and of each (device, precision).
     std::map<DeviceKind, const Backend*> device_vendor;

@@ -74,6 +74,8 @@ json context_json(const RunContext& c) {
                  {"vs_vendor", "median over pairs of vendor time / row time, the vendor and the row timed in turn "
                                "(ABBA) on the same inputs and cache policy; q1, q3: quartiles of the pair ratios"}};
   j["input_seed"] = o.seed;
+  j["input_values"] = to_string(o.input_values);
+  j["input_values_description"] = describe(o.input_values);
   j["command_line"] = c.command_line;
   j["timestamp_utc"] = c.timestamp_utc;
   return j;
@@ -161,6 +163,7 @@ void write_context_lines(std::ostream& out, const RunContext& c, const char* pre
         << ", cuBLAS " << c.gpu->cublas_version << ")\n";
   else
     out << prefix << "GPU: none (" << c.gpu_unavailable_reason << ")\n";
+  out << prefix << "Inputs: " << describe(c.options.input_values) << ", seed " << c.options.seed << "\n";
 }
 
 void write_text_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
