@@ -132,8 +132,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000));
   app.add_option("--min-time", options.min_time_s, "at least this many seconds of timed work per measurement (default 0.25)")
       ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--budget", options.budget_s,
+                 "wall-clock seconds for the whole run (default 50 per shape), spent so that every row gets a "
+                 "figure: as many samples as fit, else one verified run, else an estimate from the first rows of C")
+      ->check(CLI::Range(1e-3, 1e7));
   app.add_option("--time-limit", options.time_limit_s,
-                 "seconds a backend may take per shape; slower ones are skipped with an estimate (default 20)")
+                 "at most this many seconds for one backend on one shape, within the budget (default 20)")
       ->check(CLI::Range(1e-3, 1e7));
   app.add_flag("--no-flush", no_flush, "do not flush caches between samples (flattering: inputs stay cached)");
   app.add_option("--format", format_name, "table, md, csv or json (default table)");
@@ -172,6 +176,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     const auto shapes = parse_shapes(sizes, ms, ns, ks);
+    options.budget_s = matcompare::run_budget_s(options, shapes.size());  // the context records what was used
     OutputFile output(out_file);  // an unwritable --out fails now, not after the run
     if (device >= 0) matcompare::select_gpu(device);
     matcompare::set_threads(threads);

@@ -12,12 +12,14 @@ from collections import namedtuple
 # Larger than any sweep matcompare writes (a full --all sweep is well under 1 MiB) by far, small
 # enough that reading it whole is harmless.
 MAX_FILE_BYTES = 64 * 2**20
-STATUSES = ("ok", "failed", "skipped", "unavailable")
+# "skipped": files written before --budget, where a row did not fit --time-limit.
+STATUSES = ("ok", "estimated", "failed", "skipped", "unavailable")
 MAX_EXTENT = 2**31 - 1  # the largest M, N or K the CLI accepts
 # Result fields that are a number or null, and those that are text or null, where present.
 NUMBER_FIELDS = ("alpha", "beta", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms",
-                 "total_samples", "gflops", "vs_vendor", "vs_precision_vendor", "estimated_run_s", "max_abs_error",
-                 "sum_abs_error", "rel_error", "blas_ratio")
+                 "total_samples", "gflops", "vs_vendor", "vs_precision_vendor", "estimated_run_s", "estimate_rows",
+                 "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error", "sum_abs_error",
+                 "rel_error", "blas_ratio")
 TEXT_FIELDS = ("device", "seed", "idea", "precision", "reason")
 FLAG_FIELDS = ("vendor", "passed")
 CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line")
@@ -142,11 +144,14 @@ def check_document(path, document):
         for key in FLAG_FIELDS:
             field(row, key, f"{where}.{key}", "true, false or null", lambda v: v is None or isinstance(v, bool),
                   False)
-        if row["status"] == "ok":
-            # A row that ran must say how long it took: every table and plot is built on it.
+        if row["status"] in ("ok", "estimated"):
+            # A row with a figure must say how long it took: every table and plot is built on it.
             for key in ("median_ms", "gflops"):
-                field(row, key, f"{where}.{key} (status ok)", "a positive number",
+                field(row, key, f"{where}.{key} (status {row['status']})", "a positive number",
                       lambda v: is_number(v) and v > 0, True)
+        if row["status"] == "estimated":
+            field(row, "estimate_rows", f"{where}.estimate_rows (status estimated)", "a positive integer",
+                  lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0, True)
 
 
 # ------------------------------------------------------------------------------ merging
