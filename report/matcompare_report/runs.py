@@ -22,7 +22,9 @@ NUMBER_FIELDS = ("alpha", "beta", "median_ms", "min_ms", "max_ms", "cv", "sample
                  "rel_error", "blas_ratio")
 TEXT_FIELDS = ("device", "seed", "idea", "precision", "reason")
 FLAG_FIELDS = ("vendor", "passed")
-CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line")
+CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line", "input_values")
+# What the inputs were drawn from (`matcompare --values`); files older than the option drew them uniformly.
+UNIFORM = "uniform"
 CONTEXT_OBJECT_FIELDS = ("gpu", "openblas", "timing")
 
 
@@ -177,6 +179,19 @@ def is_ok(row):
     return row is not None and row.get("status") == "ok"
 
 
+def is_estimate(row):
+    return row is not None and row.get("status") == "estimated"
+
+
+def has_figure(row):
+    """Measured, or estimated from the first rows of C: either way the row has a time and GFLOP/s."""
+    return is_ok(row) or is_estimate(row)
+
+
+def input_values(context):
+    return str(context.get("input_values") or UNIFORM)
+
+
 def positive(value):
     """The number, or None: matcompare writes 0 or null for a ratio it could not form."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
@@ -191,7 +206,10 @@ class Machine:
     def __init__(self, key):
         self.key = key
         self.runs = []        # oldest first
-        self.rows = {}        # (backend, m, n, k) -> result row
+        self.rows = {}        # (backend, m, n, k) -> result row, from runs on uniform [-1, 1] inputs
+        # The same from runs on other inputs (seed 003's values), per `input_values`: only the error-sum table
+        # reads them, so they never stand in for a uniform row.
+        self.rows_by_values = {}
         self.backends = []    # in matcompare's registry order
         self.latest_row = {}  # backend -> its row from the newest run, for device and precision
         self.number = 0
@@ -199,11 +217,13 @@ class Machine:
 
     def add(self, run):
         self.runs.append(run)
+        values = input_values(run.context)
+        rows = self.rows if values == UNIFORM else self.rows_by_values.setdefault(values, {})
         sequence = []
         for row in run.results:
             backend, shape = row["backend"], shape_of(row)
             # Runs arrive oldest first, so a repeated backend and shape keeps the newer row.
-            self.rows[(backend,) + shape] = row
+            rows[(backend,) + shape] = row
             self.latest_row[backend] = row
             if backend not in sequence:
                 sequence.append(backend)
@@ -271,5 +291,5 @@ def group_machines(runs):
 
 
 def gflops_of(row):
-    return positive(row.get("gflops")) if is_ok(row) else None
+    return positive(row.get("gflops")) if has_figure(row) else None
 
