@@ -76,17 +76,17 @@ void ProgressBar::update(const matcompare::Progress& p) {
   const int filled = kWidth * p.done / p.total;
   std::string line = "[" + std::string(std::size_t(filled), '#') + std::string(std::size_t(kWidth - filled), '.') + "] " +
                      std::to_string(p.done) + "/" + std::to_string(p.total);
-  if (!p.backend.empty())
-    line += " " + p.backend + " " + std::to_string(p.shape.m) + "x" + std::to_string(p.shape.n) + "x" +
-            std::to_string(p.shape.k);
-  char times[64];
-  if (p.done > 0) {
-    const double eta = p.elapsed_s / p.done * (p.total - p.done);
-    std::snprintf(times, sizeof times, "  %.0fs elapsed, ~%.0fs left", p.elapsed_s, eta);
-  } else {
-    std::snprintf(times, sizeof times, "  %.0fs elapsed", p.elapsed_s);
+  char text[96];
+  if (!p.backend.empty()) {
+    line += std::string(p.planning ? " planning: trial of " : " ") + p.backend + " " + std::to_string(p.shape.m) +
+            "x" + std::to_string(p.shape.n) + "x" + std::to_string(p.shape.k);
+    if (!p.planning) {
+      std::snprintf(text, sizeof text, " (up to %.1fs)", p.row_budget_s);
+      line += text;
+    }
   }
-  line += times;
+  std::snprintf(text, sizeof text, "  %.0fs elapsed, %.0fs of the budget left", p.elapsed_s, p.budget_left_s);
+  line += text;
   const std::size_t width = line.size();
   if (width < last_width_) line += std::string(last_width_ - width, ' ');
   last_width_ = width;

@@ -12,7 +12,8 @@
 std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const std::string& m, const std::string& n,
                                                 const std::string& k);
 
-// One line on stderr, redrawn in place: backend, shape, done/total and an ETA. Silent unless enabled.
+// One line on stderr, redrawn in place: done/total, the row being planned or measured with the time it may take,
+// and the time left of the run's budget. Silent unless enabled.
 class ProgressBar {
  public:
   explicit ProgressBar(bool enabled) : enabled_(enabled) {}

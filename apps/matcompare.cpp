@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
                "with the vendor libraries (time, GFLOP/s, error against a float64 reference)."};
   app.set_version_flag("--version", std::string("matcompare ") + matcompare::version());
 
-  std::string sizes, ms, ns, ks, filter, format_name = "table", out_file;
+  std::string sizes, ms, ns, ks, filter, format_name = "table", out_file, values_name = "uniform";
   bool all = false, list = false, no_flush = false;
   double alpha = 1.0, beta = 0.0;
   std::uint64_t seed = 42;
@@ -125,6 +125,9 @@ int main(int argc, char** argv) {
   app.add_option("--alpha", alpha, "alpha in C = alpha*A*B + beta*C (default 1)")->check(finite_float);
   app.add_option("--beta", beta, "beta in C = alpha*A*B + beta*C (default 0: C is not read)")->check(finite_float);
   app.add_option("--seed", seed, "seed of the random inputs (default 42)");
+  app.add_option("--values", values_name,
+                 "what the inputs are drawn from: uniform (reals in [-1, 1], the default), integers-1-100 or "
+                 "reals-1-100 (seed 003's error experiment)");
   app.add_option("--threads", threads, "CPU threads for OpenMP and OpenBLAS (default: one per logical core)")
       ->check(CLI::Range(0, 4096));
   app.add_option("--device", device, "GPU to use (default 0)")->check(CLI::NonNegativeNumber);
@@ -132,8 +135,12 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000000));
   app.add_option("--min-time", options.min_time_s, "at least this many seconds of timed work per measurement (default 0.25)")
       ->check(CLI::Range(0.0, 3600.0));
+  app.add_option("--budget", options.budget_s,
+                 "wall-clock seconds for the whole run (default 50 per shape), spent so that every row gets a "
+                 "figure: as many samples as fit, else one verified run, else an estimate from the first rows of C")
+      ->check(CLI::Range(1e-3, 1e7));
   app.add_option("--time-limit", options.time_limit_s,
-                 "seconds a backend may take per shape; slower ones are skipped with an estimate (default 20)")
+                 "at most this many seconds for one backend on one shape, within the budget (default 20)")
       ->check(CLI::Range(1e-3, 1e7));
   app.add_flag("--no-flush", no_flush, "do not flush caches between samples (flattering: inputs stay cached)");
   app.add_option("--format", format_name, "table, md, csv or json (default table)");
@@ -160,6 +167,7 @@ int main(int argc, char** argv) {
   stop_on_interrupt(isatty(STDERR_FILENO) != 0);
   try {
     const matcompare::Format format = matcompare::parse_format(format_name);
+    options.input_values = matcompare::parse_input_values(values_name);
     const auto backends = matcompare::select_backends(all ? "" : filter);
     if (backends.empty())
       throw std::invalid_argument("--filter '" + filter + "' matches no backend (matcompare --list shows them)");
@@ -171,6 +179,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     const auto shapes = parse_shapes(sizes, ms, ns, ks);
+    options.budget_s = matcompare::run_budget_s(options, shapes.size());  // the context records what was used
     OutputFile output(out_file);  // an unwritable --out fails now, not after the run
     if (device >= 0) matcompare::select_gpu(device);
     matcompare::set_threads(threads);

@@ -97,7 +97,8 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
                             "status", "reason", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms",
                             "total_min_ms", "total_samples", "gflops", "vs_vendor", "vs_vendor_q1", "vs_vendor_q3",
                             "vs_vendor_pairs", "vs_precision_vendor",
-                            "estimated_run_s", "max_abs_error", "sum_abs_error", "rel_error", "blas_ratio", "passed"})
+                            "estimated_run_s", "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s",
+                            "spent_s", "max_abs_error", "sum_abs_error", "rel_error", "blas_ratio", "passed"})
       CHECK_MESSAGE(r.contains(key), key);
     CHECK(r["m"] == 127);
     CHECK(r["n"] == 253);
@@ -132,6 +133,43 @@ TEST_CASE("table, markdown and csv print the same rows; --out writes a file inst
   CHECK(count_lines(csv) == 4);  // header, gold, gold-omp, openblas
 }
 
+TEST_CASE("--values draws the inputs from seed 003's range and the JSON context records it") {
+  const Outcome o = run_cli(std::string("--size 16 --filter cpu/gold --values integers-1-100 --format json") + kQuick);
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  const auto j = nlohmann::json::parse(o.out);
+  CHECK(j["context"]["input_values"] == "integers-1-100");
+  CHECK(j["context"]["input_values_description"].get<std::string>().find("1..100") != std::string::npos);
+  for (const auto& r : j["results"]) CHECK_MESSAGE(r["sum_abs_error"] == 0.0, r["backend"]);  // exact in FP32
+  const Outcome plain = run_cli(std::string("--size 16 --filter cpu/gold --format json") + kQuick);
+  REQUIRE(plain.exit_code == 0);
+  CHECK(nlohmann::json::parse(plain.out)["context"]["input_values"] == "uniform");
+}
+
+TEST_CASE("--budget: a run that cannot measure every row in full still gives each a figure, estimates labelled") {
+  const Outcome o = run_cli("--size 384 --filter cpu/ --budget 2 --format json");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  const auto j = nlohmann::json::parse(o.out);
+  CHECK(j["context"]["timing"]["budget_s"] == 2.0);
+  CHECK(j["context"]["timing"]["time_limit_s"] == 20.0);
+  for (const auto& r : j["results"]) {
+    INFO(r["backend"], ": ", r["reason"]);
+    CHECK((r["status"] == "ok" || r["status"] == "estimated"));
+    CHECK(r["gflops"].get<double>() > 0);
+    CHECK(r["passed"] == true);
+    if (r["status"] == "estimated") {
+      CHECK(r["estimate_rows"].get<int>() > 0);
+      CHECK(r["reason"].get<std::string>().rfind("estimate from rows 0-", 0) == 0);
+    } else {
+      CHECK(r["estimate_rows"].is_null());
+    }
+  }
+  const Outcome table = run_cli("--size 1024 --filter cpu/gold --budget 0.5");
+  REQUIRE_MESSAGE(table.exit_code == 0, table.err);
+  CHECK(table.out.find("estimated: estimate from rows 0-") != std::string::npos);
+  CHECK(table.out.find(" ~") != std::string::npos);  // the estimate's figures are marked
+  CHECK(table.out.find("skipped") == std::string::npos);
+}
+
 TEST_CASE("sweeps accept lists and ranges and zip --m/--n/--k lists") {
   const Outcome o = run_cli(std::string("--size 8:24:8 --filter cpu/loop-ikj --format json") + kQuick);
   REQUIRE(o.exit_code == 0);
@@ -151,7 +189,8 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
                            "--filter no-such-backend", "--format xml", "--size 300000", "--threads -1",
                            "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
                            "--time-limit abc", "--alpha nan", "--beta 1e40", "--threads 100000",
-                           "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x"}) {
+                           "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x",
+                           "--size 8 --values gaussian", "--budget 0", "--budget abc", "--budget -3"}) {
     const Outcome o = run_cli(args);
     INFO("args: ", args, "\nstderr: ", o.err);
     CHECK(o.exit_code == 2);
@@ -281,6 +320,7 @@ TEST_CASE("--help and --version succeed") {
   const Outcome help = run_cli("--help");
   CHECK(help.exit_code == 0);
   CHECK(help.out.find("--time-limit") != std::string::npos);
+  CHECK(help.out.find("--budget") != std::string::npos);
   const Outcome version = run_cli("--version");
   CHECK(version.exit_code == 0);
   CHECK(version.out.find("matcompare") != std::string::npos);

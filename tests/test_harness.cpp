@@ -1,11 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <memory>
 #include <thread>
 #include <stdexcept>
 
+#include "../src/core/budget.hpp"
 #include "test_support.hpp"
 
 using namespace matcompare;
@@ -24,16 +26,6 @@ TEST_CASE("measure verifies before timing and reports consistent statistics") {
   CHECK(r.compute.min_ms <= r.compute.median_ms);
   CHECK(r.compute.median_ms <= r.compute.max_ms);
   CHECK(r.gflops == doctest::Approx(p.shape.flops() / (r.compute.median_ms * 1e6)));
-}
-
-TEST_CASE("a backend planned to exceed the time limit is skipped with an estimate and a way to lift it") {
-  const Problem p = make_problem({256, 256, 256}, 1.0f, 0.0f, 7);
-  BenchmarkOptions o;
-  o.time_limit_s = 1e-6;
-  const BenchmarkResult r = measure(find_backend("cpu/gold"), p, o);
-  CHECK(r.status == Status::skipped);
-  CHECK(r.estimated_run_s > 0);
-  CHECK(r.reason.find("--time-limit") != std::string::npos);
 }
 
 TEST_CASE("run_benchmarks adds the vendor, which reads 1.00x, and sets every ratio against it") {
@@ -92,6 +84,32 @@ TEST_CASE("an unavailable backend is reported, not run") {
   MESSAGE("every backend is available on this machine");
 }
 
+TEST_CASE("make_problem draws every operand from the values asked for, and the reference follows them") {
+  const GemmShape shape{12, 10, 8};
+  const Problem integers = make_problem(shape, 1, 0.5f, 3, InputValues::integers_1_100);
+  for (const MatrixF* x : {&integers.a, &integers.b, &integers.c})
+    for (std::size_t i = 0; i < x->size(); ++i) {
+      CHECK(x->data()[i] >= 1);
+      CHECK(x->data()[i] <= 100);
+      CHECK(x->data()[i] == std::floor(x->data()[i]));
+    }
+  // Sums of integer products stay exact in FP32 below 2^24: the textbook loop then has no error at all.
+  const BenchmarkResult gold = measure(find_backend("cpu/gold"), integers, BenchmarkOptions{});
+  REQUIRE(gold.status == Status::ok);
+  CHECK(gold.errors.sum_abs == 0);
+  const Problem reals = make_problem(shape, 1, 0, 3, InputValues::reals_1_100);
+  const Problem uniform = make_problem(shape, 1, 0, 3);
+  for (std::size_t i = 0; i < reals.a.size(); ++i) {
+    CHECK(reals.a.data()[i] >= 1);
+    CHECK(uniform.a.data()[i] >= -1);
+    CHECK(uniform.a.data()[i] <= 1);
+  }
+  CHECK(parse_input_values("reals-1-100") == InputValues::reals_1_100);
+  CHECK(to_string(InputValues::integers_1_100) == "integers-1-100");
+  CHECK_THROWS_WITH_AS(parse_input_values("gaussian"), doctest::Contains("uniform, integers-1-100 or reals-1-100"),
+                       std::invalid_argument);
+}
+
 TEST_CASE("make_problem rejects empty shapes and shapes beyond host memory with a message") {
   CHECK_THROWS_AS(make_problem({0, 4, 4}, 1, 0, 1), std::invalid_argument);
   CHECK_THROWS_WITH_AS(make_problem({1 << 22, 1 << 22, 1 << 22}, 1, 0, 1), doctest::Contains("GiB of host memory"),
@@ -100,17 +118,20 @@ TEST_CASE("make_problem rejects empty shapes and shapes beyond host memory with 
 
 namespace {
 
-// cpu/tiling made slower by a fixed sleep in every compute: a backend whose time against the vendor is known.
+// A backend made slower by a sleep in every compute, fixed or per row of C: one whose time against the vendor is
+// known, or whose full run is known to be far too slow for its budget while every subset of rows still computes
+// the right values.
 class Slowed final : public Backend {
  public:
-  Slowed(const Backend& inner, double sleep_ms) : inner_(inner), sleep_ms_(sleep_ms) {
+  Slowed(const Backend& inner, double sleep_ms, double sleep_ms_per_row = 0)
+      : inner_(inner), sleep_ms_(sleep_ms), sleep_ms_per_row_(sleep_ms_per_row) {
     info_ = inner.info();
     info_.name = "test/slowed";
   }
   const BackendInfo& info() const override { return info_; }
   Availability availability() const override { return inner_.availability(); }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
-    return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_);
+    return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + sleep_ms_per_row_ * double(shape.m));
   }
 
  private:
@@ -130,11 +151,109 @@ class Slowed final : public Backend {
     double sleep_ms;
   };
   const Backend& inner_;
-  double sleep_ms_;
+  double sleep_ms_, sleep_ms_per_row_;
   BackendInfo info_;
 };
 
 }  // namespace
+
+TEST_CASE("a backend whose one run does not fit its budget gets an estimate from verified rows, labelled as such") {
+  // 1 ms per row: a full run of 2000 rows takes 2 s, the budget 0.6 s.
+  const Problem p = make_problem({2000, 1000, 1000}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.time_limit_s = 0.6;
+  o.flush_cache = false;
+  // OpenBLAS underneath: its own work stays small beside the sleeps even in a sanitizer build.
+  const Slowed slow(find_backend("cpu/openblas"), 0.0, 1.0);
+  const auto started = std::chrono::steady_clock::now();
+  const BenchmarkResult r = measure_paired(slow, p, o, find_backend("cpu/openblas"));
+  const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  REQUIRE_MESSAGE(r.status == Status::estimated, r.reason);
+  CHECK(to_string(r.status) == "estimated");
+  CHECK(r.estimate_rows > 0);
+  CHECK(r.estimate_rows < p.shape.m);
+  CHECK(r.reason.find("estimate from rows 0-" + std::to_string(r.estimate_rows - 1) + " of 2000") != std::string::npos);
+  CHECK(r.verified);
+  CHECK(r.errors.passed);
+  CHECK(r.compute.samples >= 1);
+  CHECK(r.total.samples == 0);
+  // Sleeps never undershoot: 2000 rows x 1 ms, less what noise in the trial's first rows takes off; OpenBLAS's
+  // own work (4 GFLOP) adds a share that depends on what else runs, well under another 2 s.
+  CHECK(r.compute.median_ms >= 1900);
+  CHECK(r.compute.median_ms < 4000);
+  CHECK(r.gflops == doctest::Approx(p.shape.flops() / (r.compute.median_ms * 1e6)));
+  CHECK(r.estimate_subset_ms >= double(r.estimate_rows));
+  CHECK(r.vs_vendor > 0);
+  CHECK(r.vs_vendor < 0.5);  // OpenBLAS takes far less than 2 s here
+  CHECK(r.vs_vendor_pairs == 0);
+  CHECK(took_s < 0.6 + 0.6);  // the vendor's full-size runs come on top
+}
+
+TEST_CASE("a run that fits its budget comfortably is measured in full; one that fits once gets one verified sample") {
+  const Problem p = make_problem({200, 300, 400}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 3;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  const Slowed slow(find_backend("cpu/openblas"), 0.0, 1.0);  // 0.2 s per run
+  o.time_limit_s = 5;
+  const BenchmarkResult full = measure(slow, p, o);
+  REQUIRE_MESSAGE(full.status == Status::ok, full.reason);
+  CHECK(full.compute.samples == 3);
+  CHECK(full.total.samples == 3);
+  CHECK(full.reason.empty());
+  o.time_limit_s = 0.6;  // the trial covers the whole problem and leaves no time for a second run
+  const BenchmarkResult once = measure(slow, p, o);
+  REQUIRE_MESSAGE(once.status == Status::ok, once.reason);
+  CHECK(once.verified);
+  CHECK(once.compute.samples == 1);
+  CHECK(once.compute.median_ms == doctest::Approx(200).epsilon(0.15));
+  CHECK(once.reason.find("1 compute and 0 end-to-end samples of 3") != std::string::npos);
+}
+
+TEST_CASE("the budget goes first to rows that need little; the rest share equally; the spare is spread") {
+  CHECK(first_share({1, 1, 1}, 30) == doctest::Approx(1 + 27.0 / 3));
+  CHECK(first_share({100, 1, 1}, 30) == doctest::Approx(28));
+  CHECK(first_share({1, 100, 100}, 30) == doctest::Approx(1));
+  CHECK(first_share({100, 100, 1}, 30) == doctest::Approx(14.5));
+  CHECK(first_share({}, 30) == doctest::Approx(30));
+  Trial trial;
+  trial.rows = 100;
+  trial.rows_s = 0.6;
+  trial.per_row_s = 0.001;
+  BenchmarkOptions o;
+  o.repetitions = 5;
+  o.min_time_s = 0.25;
+  // 1.5 s per run: verification, then 5 rounds of run and partners, then 5 end-to-end runs.
+  CHECK(demand_s(trial, 1000, 0.5, o) == doctest::Approx(1.5 + 5 * 2.0 + 5 * 1.5));
+}
+
+TEST_CASE("run_benchmarks stays within its budget and gives every row a figure") {
+  BenchmarkOptions o;
+  o.budget_s = 3;
+  const auto started = std::chrono::steady_clock::now();
+  std::vector<Progress> seen;
+  // Small enough that every trial covers the whole problem even in a sanitizer build: the planning stays cheap.
+  const auto results = run_benchmarks(select_backends("cpu/"), {{128, 128, 128}}, o,
+                                      [&](const Progress& p) { seen.push_back(p); });
+  const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  CHECK(took_s < 3 + 3);
+  REQUIRE(results.size() == select_backends("cpu/").size());
+  for (const auto& r : results) {
+    INFO(r.backend.name, ": ", r.reason);
+    CHECK((r.status == Status::ok || r.status == Status::estimated));
+    CHECK(r.gflops > 0);
+    CHECK(r.errors.passed);
+    CHECK(r.budget_s > 0);
+    CHECK(r.budget_s <= o.time_limit_s);
+    if (r.status == Status::estimated) CHECK(r.estimate_rows > 0);
+  }
+  REQUIRE_FALSE(seen.empty());
+  CHECK(std::any_of(seen.begin(), seen.end(), [](const Progress& p) { return p.planning; }));
+  CHECK(std::any_of(seen.begin(), seen.end(), [](const Progress& p) { return !p.planning && p.row_budget_s > 0; }));
+  CHECK(seen.front().budget_left_s <= 3);
+  CHECK(seen.back().done == seen.back().total);
+}
 
 TEST_CASE("a paired ratio: vendor and row alternate, and the ratio is the vendor's time over the row's") {
   const Problem p = make_problem({16, 16, 16}, 0.5f, 2.0f, matcompare_test::fresh_seed());
@@ -167,6 +286,8 @@ TEST_CASE("measure and run_benchmarks refuse options out of range before any wor
       {"min_time_s", [](BenchmarkOptions& o) { o.min_time_s = std::nan(""); }},
       {"time_limit_s", [](BenchmarkOptions& o) { o.time_limit_s = 0; }},
       {"time_limit_s", [](BenchmarkOptions& o) { o.time_limit_s = HUGE_VAL; }},
+      {"budget_s", [](BenchmarkOptions& o) { o.budget_s = -1; }},
+      {"budget_s", [](BenchmarkOptions& o) { o.budget_s = HUGE_VAL; }},
       {"alpha", [](BenchmarkOptions& o) { o.alpha = HUGE_VALF; }},
       {"beta", [](BenchmarkOptions& o) { o.beta = std::nanf(""); }},
   };

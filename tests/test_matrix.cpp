@@ -85,3 +85,30 @@ TEST_CASE("copies are deep, moves leave the source empty, cast converts every el
   const MatrixD wide = a.cast<double>();
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(wide.data()[i] == double(a.data()[i]));
 }
+
+TEST_CASE("random_integers and random_reals draw within their range, reproducibly") {
+  const MatrixF integers = MatrixF::random_integers(50, 40, 7, 1, 100);
+  CHECK(integers == MatrixF::random_integers(50, 40, 7, 1, 100));
+  bool saw_low = false, saw_high = false;
+  for (std::size_t i = 0; i < integers.size(); ++i) {
+    const float x = integers.data()[i];
+    CHECK(x == std::floor(x));
+    CHECK(x >= 1);
+    CHECK(x <= 100);
+    saw_low |= x == 1;
+    saw_high |= x == 100;
+  }
+  CHECK(saw_low);   // both ends are drawn: 2000 draws miss one end with probability ~2e-9
+  CHECK(saw_high);
+  const MatrixF reals = MatrixF::random_reals(50, 40, 7, 1.0, 100.0);
+  bool fractional = false;
+  for (std::size_t i = 0; i < reals.size(); ++i) {
+    CHECK(reals.data()[i] >= 1.0f);
+    CHECK(reals.data()[i] <= 100.0f);
+    fractional |= reals.data()[i] != std::floor(reals.data()[i]);
+  }
+  CHECK(fractional);
+  CHECK(MatrixF::random(9, 9, 3) == MatrixF::random_reals(9, 9, 3, -1.0, 1.0));
+  CHECK_THROWS_AS(MatrixF::random_integers(2, 2, 1, 5, 4), std::invalid_argument);
+  CHECK_THROWS_AS(MatrixF::random_reals(2, 2, 1, 1.0, 1.0), std::invalid_argument);
+}

@@ -10,17 +10,38 @@
 
 namespace matcompare {
 
+// What the inputs A, B and C are drawn from. Seed 003 measured its error sums on values from 1 to 100.
+enum class InputValues {
+  uniform,         // reals uniform in [-1, 1]
+  integers_1_100,  // integers uniform in 1..100
+  reals_1_100,     // reals uniform in [1, 100]
+};
+std::string to_string(InputValues v);  // "uniform", "integers-1-100", "reals-1-100"
+std::string describe(InputValues v);   // in words, e.g. "reals uniform in [-1, 1]"
+// Throws std::invalid_argument naming the accepted names.
+InputValues parse_input_values(const std::string& name);
+
 struct BenchmarkOptions {
   float alpha = 1.0f;
   float beta = 0.0f;
   std::uint64_t seed = 42;
   int repetitions = 5;        // at least this many timed samples…
   double min_time_s = 0.25;   // …and at least this much timed work per measurement
-  double time_limit_s = 20;   // per backend and shape; a backend planned to need more is skipped
+  double time_limit_s = 20;   // at most this much wall time for one backend on one shape
+  // Wall-clock seconds for a whole run_benchmarks call, spent so that every row gets a figure (run_budget_s).
+  // 0: kDefaultBudgetPerShape for each shape.
+  double budget_s = 0;
   bool flush_cache = true;    // evict caches between samples
+  InputValues input_values = InputValues::uniform;
 };
 
-enum class Status { ok, failed, skipped, unavailable };
+constexpr double kDefaultBudgetPerShape = 50;  // seconds
+// The budget run_benchmarks spends on `shape_count` shapes: budget_s, or its default when 0.
+double run_budget_s(const BenchmarkOptions& options, std::size_t shape_count);
+
+// ok: measured in full (as many samples as fit, at least one verified run). estimated: one full run did not fit
+// the row's budget, so the figures are extrapolated from timing and verifying the first rows of C.
+enum class Status { ok, estimated, failed, unavailable };
 std::string to_string(Status s);
 
 struct TimeStats {
@@ -45,7 +66,15 @@ struct BenchmarkResult {
   double vs_vendor_q1 = 0, vs_vendor_q3 = 0;
   int vs_vendor_pairs = 0;
   double vs_precision_vendor = 0;  // the same against the vendor row of this row's precision (0: unknown)
-  double estimated_run_s = 0; // one run's estimated time (from the few-row trial; measured when skipped after verifying)
+  double estimated_run_s = 0; // one run's estimated time, from the few-row trial
+  // Status::estimated: compute.median_ms (so gflops and the ratios) is one full run extrapolated from timing the
+  // first estimate_rows rows of C (compute.samples runs, median estimate_subset_ms) plus estimate_ms_per_row for
+  // each further row (the slope from the trial's fewest rows to these); errors cover those rows only. The ratios
+  // divide each vendor's full-size time.
+  std::int64_t estimate_rows = 0;
+  double estimate_subset_ms = 0, estimate_ms_per_row = 0;
+  double budget_s = 0;        // wall-clock seconds this row was given
+  double spent_s = 0;         // and took, its planning trial included
   ErrorStats errors;
   bool verified = false;      // errors were measured
 };
@@ -58,23 +87,29 @@ struct Problem {
   Reference reference;
 };
 // Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a
-// negative or non-finite min_time_s, a time_limit_s that is not positive and finite, or a non-finite alpha
-// or beta. measure and run_benchmarks check their options with it before any work.
+// negative or non-finite min_time_s, a time_limit_s that is not positive and finite, a budget_s that is
+// negative or not finite, or a non-finite alpha or beta. measure and run_benchmarks check their options with it
+// before any work.
 void check_options(const BenchmarkOptions& options);
 
 // Throws when the shape is empty or its problem would not fit in the host memory this process may use.
 void check_host_memory(const GemmShape& shape);
-Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed);
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed,
+                     InputValues values = InputValues::uniform);
 
 struct Progress {
   std::string backend;
   GemmShape shape;
+  bool planning = false;      // a few-row trial that plans the shape's budget, not the row's measurement
   int done = 0, total = 0;    // measurements finished / planned in the whole run
   double elapsed_s = 0;
+  double row_budget_s = 0;    // what this row may spend
+  double budget_left_s = 0;   // of the whole run's budget
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
-// One backend on one problem: availability, time estimate, verification, then timing.
+// One backend on one problem within time_limit_s: availability, a few-row trial, then verification and as many
+// samples as fit, or, when one full run does not fit, an estimate from the first rows of C (Status::estimated).
 BenchmarkResult measure(const Backend& backend, const Problem& problem, const BenchmarkOptions& options);
 
 // The same, with the compute samples taken in turn with those of `vendor` (and of `precision_vendor` when
@@ -83,9 +118,12 @@ BenchmarkResult measure(const Backend& backend, const Problem& problem, const Be
 BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, const BenchmarkOptions& options,
                                const Backend& vendor, const Backend* precision_vendor = nullptr);
 
-// Every backend on every shape. Each device's vendor backend, and the vendor row of each precision selected on
-// it, are added when absent and measured first, on their own; every other row is then measured paired with
-// them (measure_paired). Results come shape by shape, in registry order.
+// Every backend on every shape within run_budget_s. Each device's vendor backend, and the vendor row of each
+// precision selected on it, are added when absent and measured first, on their own; every other row is then
+// measured paired with them (measure_paired). Each shape gets an equal share of the budget left; a few-row trial
+// of each of its rows tells what a full measurement would cost, rows that need less than an equal share get what
+// they need and the others share the rest equally (never more than time_limit_s each), so every row gets a
+// figure. Results come shape by shape, in registry order.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress = {});

@@ -21,6 +21,10 @@ class Matrix {
 
   // Uniform values in [-1, 1] drawn from a seeded generator: the same seed gives the same matrix.
   static Matrix random(std::size_t rows, std::size_t cols, std::uint64_t seed);
+  // Uniform reals in [low, high) from a seeded generator; random() is random_reals(…, -1, 1).
+  static Matrix random_reals(std::size_t rows, std::size_t cols, std::uint64_t seed, double low, double high);
+  // Uniform integers in [low, high] from a seeded generator.
+  static Matrix random_integers(std::size_t rows, std::size_t cols, std::uint64_t seed, int low, int high);
   static Matrix identity(std::size_t n);
 
   std::size_t rows() const noexcept { return rows_; }

@@ -2,7 +2,7 @@
 import math
 import re
 
-from .runs import is_ok
+from .runs import has_figure, is_estimate
 
 DASH = "—"
 
@@ -72,9 +72,14 @@ def table(header, rows):
     return lines + [""]
 
 
-def status_text(row, ok_text):
-    """What a table cell shows for one measurement."""
+def marked(row, text):
+    """An estimate's figure marked as one ("~1.23 est."); any other text as it is."""
+    return f"~{text} est." if is_estimate(row) and text != DASH else text
+
+
+def status_text(row, figure_text):
+    """What a table cell shows for one measurement: its figure (an estimate's marked), else its status."""
     if row is None:
         return DASH
-    return ok_text if is_ok(row) else str(row.get("status") or DASH)
+    return marked(row, figure_text) if has_figure(row) else str(row.get("status") or DASH)
 

@@ -9,7 +9,7 @@ from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullLocator  # noqa: E402
 
 from .markdown import fmt_ratio  # noqa: E402
-from .runs import gflops_of, is_ok, positive  # noqa: E402
+from .runs import gflops_of, is_estimate, is_ok, positive  # noqa: E402
 
 # The sizes that get a × vendor bar chart, each only when measured.
 BAR_CHART_SIZES = (2048, 4096)
@@ -36,7 +36,8 @@ def plot_gflops_vs_size(machine, device, out_dir):
     for backend in machine.backends:
         if machine.device(backend) != device:
             continue
-        points = [(s[0], gflops_of(machine.row(backend, s))) for s in sizes]
+        # Measured rows only: an estimate is not a point on a curve of measurements.
+        points = [(s[0], gflops_of(row) if is_ok(row) else None) for s in sizes for row in [machine.row(backend, s)]]
         points = [(x, y) for x, y in points if y]
         if points:
             series.append((backend, points))
@@ -102,6 +103,8 @@ def plot_vs_vendor(machine, size, out_dir):
 
 def plots_section(machines, out_dir):
     lines = ["## 4. Plots", ""]
+    if any(is_estimate(row) for machine in machines for row in machine.rows.values()):
+        lines += ["The plots show measured rows only; estimates (“~… est.” in the tables) are left out.", ""]
     for machine in machines:
         lines += [f"### {machine.label}", ""]
         made = []

@@ -12,15 +12,19 @@ from collections import namedtuple
 # Larger than any sweep matcompare writes (a full --all sweep is well under 1 MiB) by far, small
 # enough that reading it whole is harmless.
 MAX_FILE_BYTES = 64 * 2**20
-STATUSES = ("ok", "failed", "skipped", "unavailable")
+# "skipped": files written before --budget, where a row did not fit --time-limit.
+STATUSES = ("ok", "estimated", "failed", "skipped", "unavailable")
 MAX_EXTENT = 2**31 - 1  # the largest M, N or K the CLI accepts
 # Result fields that are a number or null, and those that are text or null, where present.
 NUMBER_FIELDS = ("alpha", "beta", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms",
-                 "total_samples", "gflops", "vs_vendor", "vs_precision_vendor", "estimated_run_s", "max_abs_error",
-                 "sum_abs_error", "rel_error", "blas_ratio")
+                 "total_samples", "gflops", "vs_vendor", "vs_precision_vendor", "estimated_run_s", "estimate_rows",
+                 "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error", "sum_abs_error",
+                 "rel_error", "blas_ratio")
 TEXT_FIELDS = ("device", "seed", "idea", "precision", "reason")
 FLAG_FIELDS = ("vendor", "passed")
-CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line")
+CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line", "input_values")
+# What the inputs were drawn from (`matcompare --values`); files older than the option drew them uniformly.
+UNIFORM = "uniform"
 CONTEXT_OBJECT_FIELDS = ("gpu", "openblas", "timing")
 
 
@@ -142,11 +146,14 @@ def check_document(path, document):
         for key in FLAG_FIELDS:
             field(row, key, f"{where}.{key}", "true, false or null", lambda v: v is None or isinstance(v, bool),
                   False)
-        if row["status"] == "ok":
-            # A row that ran must say how long it took: every table and plot is built on it.
+        if row["status"] in ("ok", "estimated"):
+            # A row with a figure must say how long it took: every table and plot is built on it.
             for key in ("median_ms", "gflops"):
-                field(row, key, f"{where}.{key} (status ok)", "a positive number",
+                field(row, key, f"{where}.{key} (status {row['status']})", "a positive number",
                       lambda v: is_number(v) and v > 0, True)
+        if row["status"] == "estimated":
+            field(row, "estimate_rows", f"{where}.estimate_rows (status estimated)", "a positive integer",
+                  lambda v: isinstance(v, int) and not isinstance(v, bool) and v > 0, True)
 
 
 # ------------------------------------------------------------------------------ merging
@@ -172,6 +179,19 @@ def is_ok(row):
     return row is not None and row.get("status") == "ok"
 
 
+def is_estimate(row):
+    return row is not None and row.get("status") == "estimated"
+
+
+def has_figure(row):
+    """Measured, or estimated from the first rows of C: either way the row has a time and GFLOP/s."""
+    return is_ok(row) or is_estimate(row)
+
+
+def input_values(context):
+    return str(context.get("input_values") or UNIFORM)
+
+
 def positive(value):
     """The number, or None: matcompare writes 0 or null for a ratio it could not form."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
@@ -186,7 +206,10 @@ class Machine:
     def __init__(self, key):
         self.key = key
         self.runs = []        # oldest first
-        self.rows = {}        # (backend, m, n, k) -> result row
+        self.rows = {}        # (backend, m, n, k) -> result row, from runs on uniform [-1, 1] inputs
+        # The same from runs on other inputs (seed 003's values), per `input_values`: only the error-sum table
+        # reads them, so they never stand in for a uniform row.
+        self.rows_by_values = {}
         self.backends = []    # in matcompare's registry order
         self.latest_row = {}  # backend -> its row from the newest run, for device and precision
         self.number = 0
@@ -194,11 +217,13 @@ class Machine:
 
     def add(self, run):
         self.runs.append(run)
+        values = input_values(run.context)
+        rows = self.rows if values == UNIFORM else self.rows_by_values.setdefault(values, {})
         sequence = []
         for row in run.results:
             backend, shape = row["backend"], shape_of(row)
             # Runs arrive oldest first, so a repeated backend and shape keeps the newer row.
-            self.rows[(backend,) + shape] = row
+            rows[(backend,) + shape] = row
             self.latest_row[backend] = row
             if backend not in sequence:
                 sequence.append(backend)
@@ -266,5 +291,5 @@ def group_machines(runs):
 
 
 def gflops_of(row):
-    return positive(row.get("gflops")) if is_ok(row) else None
+    return positive(row.get("gflops")) if has_figure(row) else None
 

@@ -8,8 +8,8 @@ invented; ratios derived from them are computed here.
 import sys
 from collections import namedtuple
 
-from .markdown import DASH, code, fmt_error, fmt_gflops, fmt_ms, fmt_ratio, shape_label, status_text, table
-from .runs import flops, gflops_of, is_ok, positive
+from .markdown import DASH, code, fmt_error, fmt_gflops, fmt_ms, fmt_ratio, marked, shape_label, status_text, table
+from .runs import UNIFORM, flops, gflops_of, has_figure, is_estimate, is_ok, positive
 
 # ms, gflops: as printed. share: percent of cuBLAS, as printed. text: what the seed says where it
 # gives no number. vendor: the seed's own vendor-library row (the denominator of seed × vendor).
@@ -150,7 +150,28 @@ SEEDS = [
                 "sizes": (512, 2560),
                 "notes": ["Seed (chart only): Gold_with_omp, Transpose, S_packing and D_packing differ from "
                           "Gold by 0; only Tiling adds a small error. Our `sum_abs_error` is Σ|x − ref| against "
-                          "a float64 reference, so the textbook loop has a nonzero sum too."],
+                          "a float64 reference, so the textbook loop has a nonzero sum too. The table is made from "
+                          "runs with the seed's values (`matcompare --values reals-1-100`) where a machine has "
+                          "them. With integers in 1..100 (`--values integers-1-100`) every product and partial sum "
+                          "is an integer, and at these sizes they stay well below 2²⁴, above which FP32 skips "
+                          "integers (at K = 2560 a sum is about 2560 × 50.5² ≈ 6.5·10⁶): every FP32 row is exact "
+                          "and every sum is 0, so reals are what show how the rows round.",
+                          "",
+                          "Why so many sums are identical: the same additions in the same order give the same "
+                          "bits. Gold, Gold with OpenMP, B transposed, both packings, the tiling and all six loop "
+                          "orders compute each element of C as one FP32 sum a(i,0)·b(0,j) + a(i,1)·b(1,j) + … "
+                          "taken in increasing k, rounding after every multiply and every add. They differ in "
+                          "which element they work on when (rows per thread, B read along rows, 1×4 or 4×4 "
+                          "outputs in registers, 64×256 blocks of C whose k blocks are walked in increasing "
+                          "order and added straight into C, the loop nest), never in the order of the additions "
+                          "within an element, and the library is built without `-march`, so the compiler has no "
+                          "fused multiply-add to contract them into. Their results are bit for bit the same, and "
+                          "so are their error sums. `cpu/blis` and OpenBLAS round differently: their vector "
+                          "micro-kernels use fused multiply-adds (one rounding per step instead of two) and sum "
+                          "each KC-deep block of k in registers before adding it to C (KC: the run context's "
+                          "`cpu_blis`; OpenBLAS blocks its own way), so their sums are different "
+                          "numbers, and smaller. An estimated row's sum covers only the rows it timed, as its "
+                          "cell says."],
             },
         ],
     },
@@ -231,7 +252,7 @@ def choose_shape(machine, backends, own_shapes, most_complete):
     """The seed's own shape where measured, else 2048³ (unless most_complete), else the shape
     where most steps ran, the larger on a tie."""
     def ok_count(shape):
-        return sum(1 for backend in backends if is_ok(machine.row(backend, shape)))
+        return sum(1 for backend in backends if has_figure(machine.row(backend, shape)))
 
     def has_rows(shape):
         return any(machine.row(backend, shape) is not None for backend in backends)
@@ -289,29 +310,33 @@ def seed_vs_vendor(step, steps):
 
 
 def ladder_rows(spec, machine, shape):
-    rows, previous = [], None
+    rows, previous, previous_row = [], None, None
     for step in spec["steps"]:
         row = machine.row(step.backend, shape) if machine else None
         gflops = gflops_of(row)
         speedup = gflops / previous if gflops and previous else None
-        ratio = positive(row.get("vs_vendor")) if is_ok(row) else None
+        ratio = positive(row.get("vs_vendor")) if has_figure(row) else None
+        # A speedup with an estimate on either side is an estimate too.
+        speedup_text = marked(row if is_estimate(row) else previous_row, fmt_ratio(speedup))
         rows.append([step.label, seed_figure(step), step.hardware or spec["hardware"],
                      fmt_ratio(seed_vs_vendor(step, spec["steps"])),
-                     code(step.backend), status_text(row, fmt_gflops(gflops)), fmt_ratio(speedup), fmt_ratio(ratio)])
-        previous = gflops
+                     code(step.backend), status_text(row, fmt_gflops(gflops)), speedup_text,
+                     marked(row, fmt_ratio(ratio))])
+        previous, previous_row = gflops, row
     return rows
 
 
 def loop_order_rows(spec, machine, shape):
     seed_fastest = min(float(step.ms) for step in spec["steps"])
     ours = {step.backend: machine.row(step.backend, shape) if machine else None for step in spec["steps"]}
-    our_ms = {b: positive(row.get("median_ms")) for b, row in ours.items() if is_ok(row)}
+    our_ms = {b: positive(row.get("median_ms")) for b, row in ours.items() if has_figure(row)}
     our_fastest = min((ms for ms in our_ms.values() if ms), default=None)
     rows = []
     for step in spec["steps"]:
         row, ms = ours[step.backend], our_ms.get(step.backend)
         rows.append([step.label, step.ms, fmt_ratio(float(step.ms) / seed_fastest), code(step.backend),
-                     status_text(row, fmt_ms(ms)), fmt_ratio(ms / our_fastest if ms and our_fastest else None),
+                     status_text(row, fmt_ms(ms)),
+                     marked(row, fmt_ratio(ms / our_fastest if ms and our_fastest else None)),
                      status_text(row, fmt_gflops(gflops_of(row)))])
     return rows
 
@@ -338,21 +363,62 @@ def step_table(spec, machines):
     return lines
 
 
+# Seed 003 drew its values from 1 to 100; its error table is made from runs with such values where there are any.
+SEED_003_VALUES = ("reals-1-100", "integers-1-100")
+VALUES_TEXT = {"reals-1-100": "reals in [1, 100], as seed 003", "integers-1-100": "integers in 1..100, as seed 003",
+               UNIFORM: "uniform in [−1, 1], not seed 003's values"}
+
+
 def error_cell(row):
+    if is_estimate(row):
+        # Only the rows timed for the estimate were checked: the sum covers those, which the cell says.
+        return f"{fmt_error(row.get('sum_abs_error'))} (rows 0–{row.get('estimate_rows', 0) - 1} only)"
     return status_text(row, fmt_error(row.get("sum_abs_error") if row else None))
+
+
+def identical_sums(rows_of, backends, sizes):
+    """Groups of backends whose Σ|x − ref| agree exactly (every digit the JSON holds) at every size where both
+    were measured in full, in order of first appearance; each group has at least two members."""
+    def full_sum(backend, size):
+        row = rows_of(backend, size)
+        value = row.get("sum_abs_error") if is_ok(row) else None
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+    def agree(first, second):
+        common = [s for s in sizes if full_sum(first, s) is not None and full_sum(second, s) is not None]
+        return bool(common) and all(full_sum(first, s) == full_sum(second, s) for s in common)
+
+    groups = []
+    for backend in backends:
+        group = next((g for g in groups if agree(g[0], backend)), None)
+        if group is None:
+            groups.append([backend])
+        else:
+            group.append(backend)
+    return [group for group in groups if len(group) > 1]
 
 
 def error_sum_table(spec, machines):
     low, high = spec["sizes"]
     lines = []
     for machine in machines:
-        sizes = [s for s in machine.shapes if s[0] == s[1] == s[2] and low <= s[0] <= high]
+        values = next((v for v in SEED_003_VALUES if v in machine.rows_by_values), UNIFORM)
+        rows = machine.rows if values == UNIFORM else machine.rows_by_values[values]
+
+        def rows_of(backend, shape, rows=rows):
+            return rows.get((backend,) + shape)
+
+        sizes = sorted({key[1:] for key in rows if key[1] == key[2] == key[3] and low <= key[1] <= high})
         backends = [b for b in machine.backends if machine.device(b) == "cpu"]
         if not sizes or not backends:
             continue
-        rows = [[code(b)] + [error_cell(machine.row(b, s)) for s in sizes] for b in backends]
-        lines += [f"**{machine.label}**, Σ|x − ref|:", ""]
-        lines += table(["CPU backend"] + [shape_label(s) for s in sizes], rows)
+        table_rows = [[code(b)] + [error_cell(rows_of(b, s)) for s in sizes] for b in backends]
+        lines += [f"**{machine.label}**, Σ|x − ref|, inputs {VALUES_TEXT.get(values, values)}:", ""]
+        lines += table(["CPU backend"] + [shape_label(s) for s in sizes], table_rows)
+        groups = identical_sums(rows_of, backends, sizes)
+        if groups:
+            lines += ["Identical sums (to every digit the JSON holds, at every size both measured in full): "
+                      + "; ".join(", ".join(code(b) for b in group) for group in groups) + ".", ""]
     if not lines:
         lines = [f"No CPU results between {low} and {high}.", ""]
     return lines

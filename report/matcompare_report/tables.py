@@ -1,6 +1,6 @@
 """The report's sections of tables: header, machines, overview per machine and the GPU fast path."""
 from .markdown import code, fmt_error, fmt_gflops, fmt_plain, fmt_ratio, shape_label, status_text, table
-from .runs import gflops_of, is_ok, nested, positive
+from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, positive
 
 
 def header_section(runs, machines):
@@ -61,21 +61,27 @@ def machines_section(machines):
         timing = context.get("timing") if isinstance(context.get("timing"), dict) else {}
         lines.append(f"- **Timing**: at least {fmt_plain(timing.get('repetitions'))} samples and "
                      f"{fmt_plain(timing.get('min_time_s'))} s of timed work per measurement; "
-                     f"{fmt_plain(timing.get('time_limit_s'))} s limit per backend and shape; cache flush "
-                     f"{fmt_plain(timing.get('flush_cache'))}")
+                     f"{fmt_plain(timing.get('time_limit_s'))} s limit per backend and shape; "
+                     + (f"{fmt_plain(timing.get('budget_s'))} s budget for the run; " if "budget_s" in timing else "")
+                     + f"cache flush {fmt_plain(timing.get('flush_cache'))}")
         lines.append("- **Runs** (oldest first):")
         for run in machine.runs:
+            values = input_values(run.context)
             lines.append(f"  - {fmt_plain(run.context.get('timestamp_utc'))}, {code(run.name)}, git "
                          f"{code(fmt_plain(run.context.get('git_commit')))}: "
-                         f"{code(fmt_plain(run.context.get('command_line')))}")
+                         f"{code(fmt_plain(run.context.get('command_line')))}"
+                         + (f" (inputs {code(values)}: only seed 003's error-sum table uses it)"
+                            if values != UNIFORM else ""))
         lines.append("")
     return lines
 
 
 def overview_section(machines):
     lines = ["## 2. Overview", "",
-             "GFLOP/s (× vendor) per backend and size; “skipped” rows were planned to exceed the time "
-             "limit, “failed” rows did not run or did not verify.", ""]
+             "GFLOP/s (× vendor) per backend and size. “~… est.” marks an estimate: one full run did not fit the "
+             "row's share of the run's time budget, so the first rows of C were timed and verified and the time "
+             "extrapolated to all of them (which rows: below each table). “skipped” rows (in files made before the "
+             "budget) were planned to exceed the time limit; “failed” rows did not run or did not verify.", ""]
     for machine in machines:
         shapes = machine.shapes
         rows = []
@@ -92,13 +98,18 @@ def overview_section(machines):
             lines += ["No results in these files.", ""]
             continue
         lines += table(["Backend", "Precision"] + [shape_label(s) for s in shapes], rows)
+        estimates = [f"- {code(backend)} at {shape_label(shape)}: {row.get('reason') or 'estimated'}"
+                     for backend in machine.backends for shape in shapes
+                     for row in [machine.row(backend, shape)] if is_estimate(row)]
+        if estimates:
+            lines += ["Estimated:", ""] + estimates + [""]
         reasons = []
         for backend in machine.backends:
             # One line per backend and distinct reason, so e.g. "unavailable" is not repeated per size.
             sizes_by_reason = {}
             for shape in shapes:
                 row = machine.row(backend, shape)
-                if row is not None and not is_ok(row):
+                if row is not None and not has_figure(row):
                     why = (str(row.get("status") or "unknown"), str(row.get("reason") or "").strip())
                     sizes_by_reason.setdefault(why, []).append(shape_label(shape))
             for (status, reason), sizes in sizes_by_reason.items():

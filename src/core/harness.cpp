@@ -7,12 +7,15 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <memory>
+#include <optional>
 #include <new>
 #include <stdexcept>
 #include <string>
 
 #include "matcompare/benchmark.hpp"
 #include "matcompare/registry.hpp"
+#include "budget.hpp"
 
 namespace matcompare {
 namespace {
@@ -52,11 +55,19 @@ double available_host_bytes() {
   return available;
 }
 
-MatrixF first_rows(const MatrixF& x, std::size_t rows) {
-  MatrixF part(rows, x.cols());
-  std::copy(x.data(), x.data() + rows * x.cols(), part.data());
+template <typename T>
+Matrix<T> first_rows(const Matrix<T>& x, std::int64_t rows) {
+  Matrix<T> part(std::size_t(rows), x.cols());
+  std::copy(x.data(), x.data() + std::size_t(rows) * x.cols(), part.data());
   return part;
 }
+
+// The instant `seconds` from now.
+Clock::time_point after(double seconds) {
+  return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
+double seconds_until(Clock::time_point t) { return std::chrono::duration<double>(t - Clock::now()).count(); }
 
 TimeStats summarize(std::vector<double> ms) {
   TimeStats t;
@@ -76,16 +87,19 @@ TimeStats summarize(std::vector<double> ms) {
   return t;
 }
 
-// Samples until at least `repetitions` samples and `min_time` of timed work; a run whose
-// untimed preparation dominates (cache flushes around microsecond kernels) stops at 4x min_time.
-// `one_sample` does its own untimed preparation and returns the timed milliseconds.
+// Samples until at least `repetitions` samples and `min_time` of timed work; a run whose untimed preparation
+// dominates (cache flushes around microsecond kernels) stops at 4x min_time. The deadline ends it earlier: a
+// sample starts only if one as long as the longest so far (the first: `first_guess_s`) ends before it, so there
+// may be none. `one_sample` does its own untimed preparation and returns the timed milliseconds.
 template <typename OneSample>
-TimeStats sample(const BenchmarkOptions& o, OneSample one_sample) {
+TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double first_guess_s, OneSample one_sample) {
   std::vector<double> ms;
-  double timed_total_ms = 0;
+  double timed_total_ms = 0, longest_s = first_guess_s;
   const auto start = Clock::now();
-  while (true) {
+  while (seconds_until(deadline) >= longest_s) {
+    const auto sample_start = Clock::now();
     const double t = one_sample();
+    longest_s = ms.empty() ? seconds_since(sample_start) : std::max(longest_s, seconds_since(sample_start));
     ms.push_back(t);
     timed_total_ms += t;
     const bool enough_samples = int(ms.size()) >= o.repetitions;
@@ -103,24 +117,34 @@ double quantile(const std::vector<double>& sorted, double q) {
                                    : sorted[below];
 }
 
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return quantile(values, 0.5);
+}
+
 // A workspace ready for compute samples: inputs resident, and the C every sample starts from.
 struct Timed {
   std::unique_ptr<Workspace> ws;
   std::unique_ptr<Stopwatch> watch;
 
-  Timed(const Backend& backend, const Problem& p, const MatrixF& c_in) : ws(backend.prepare(p.shape)) {
-    ws->upload(p.a, p.b);
+  Timed(const Backend& backend, const GemmShape& shape, const MatrixF& a, const MatrixF& b, const MatrixF& c_in)
+      : ws(backend.prepare(shape)) {
+    ws->upload(a, b);
     ws->set_output(c_in);
     watch = ws->stopwatch();
   }
+  Timed(const Backend& backend, const Problem& p, const MatrixF& c_in) : Timed(backend, p.shape, p.a, p.b, c_in) {}
   // One compute sample; resetting C and flushing the caches are outside the timed region.
-  double compute_ms(const Problem& p, const MatrixF& c_in, const BenchmarkOptions& o) {
-    if (p.beta != 0.0f) ws->set_output(c_in);
+  double compute_ms(float alpha, float beta, const MatrixF& c_in, const BenchmarkOptions& o) {
+    if (beta != 0.0f) ws->set_output(c_in);
     if (o.flush_cache) ws->flush_cache();
     watch->start();
-    ws->compute(p.alpha, p.beta);
+    ws->compute(alpha, beta);
     watch->stop();
     return watch->elapsed_ms();
+  }
+  double compute_ms(const Problem& p, const MatrixF& c_in, const BenchmarkOptions& o) {
+    return compute_ms(p.alpha, p.beta, c_in, o);
   }
 };
 
@@ -140,45 +164,283 @@ PairedRatio paired_ratio(const std::vector<double>& vendor_ms, const std::vector
   return r;
 }
 
-// Seconds one full run should take, from timing a few rows of C. A run costs a fixed part (packing
-// or transposing B, launches, threads left idle by too few rows) plus a part proportional to M, so
-// two trials at least fit both: they start near 2e7 flops and grow 8x until the latest lasts 20 ms,
-// or until one covers the whole problem (then it is exact).
-double estimate_run_seconds(const Backend& backend, const Problem& p, int& trial_rows) {
+// Seconds per row of C between two timed row counts. More rows cannot cost less: noise that says so leaves the
+// time proportional to the rows.
+double cost_per_row(std::int64_t few_rows, double few_s, std::int64_t more_rows, double more_s) {
+  const double slope = (more_s - few_s) / double(more_rows - few_rows);
+  return slope > 0 ? slope : more_s / double(more_rows);
+}
+
+// Times a few rows of C. Two trials at least fit a fixed cost and a cost per row: they start near 2e7 flops and
+// grow 8x until the latest lasts 20 ms, or until one covers the whole problem (then it is exact).
+Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
+  const auto started = Clock::now();
   const GemmShape& s = p.shape;
   // At least one row per thread: fewer would leave threads idle and read as a fixed cost.
   const std::int64_t start = std::max<std::int64_t>(std::int64_t(2e7 / (2.0 * double(s.n) * double(s.k))),
                                                     omp_get_max_threads());
+  Trial trial;
   std::int64_t rows = std::clamp<std::int64_t>(start, 1, s.m);
+  trial.first_rows = rows;
   std::int64_t previous_rows = 0;
-  double previous_t = 0;
   while (true) {
     auto ws = backend.prepare(GemmShape{rows, s.n, s.k});
-    ws->upload(rows == s.m ? p.a : first_rows(p.a, std::size_t(rows)), p.b);
-    if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : first_rows(p.c, std::size_t(rows)));
-    double t = 0;
-    for (int i = 0; i < 2; ++i) {  // the first run pays for module loading and library start-up
+    ws->upload(rows == s.m ? p.a : first_rows(p.a, rows), p.b);
+    if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : first_rows(p.c, rows));
+    // Two runs, the faster counts: the first pays for module loading and library start-up, and a hiccup in
+    // either would otherwise read as a cost per row (or a negative one).
+    double t = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < 2; ++i) {
       const auto t0 = Clock::now();
       ws->compute(p.alpha, p.beta);
       ws->synchronize();
-      t = seconds_since(t0);
+      t = std::min(t, seconds_since(t0));
     }
-    trial_rows = int(rows);
-    if (rows == s.m) return t;
-    if (t >= 0.02 && previous_rows) {
-      const double per_row = std::max(0.0, (t - previous_t) / double(rows - previous_rows));
-      const double fixed = std::max(0.0, t - per_row * double(rows));
-      return fixed + per_row * double(s.m);
+    if (!previous_rows) trial.first_s = t;
+    trial.rows = rows;
+    trial.rows_s = t;
+    const bool exact = rows == s.m;
+    if (exact || (t >= 0.02 && previous_rows)) {
+      trial.per_row_s = exact ? 0.0 : cost_per_row(trial.first_rows, trial.first_s, rows, t);
+      if (o.flush_cache) {
+        const auto flush_start = Clock::now();
+        ws->flush_cache();
+        ws->synchronize();
+        trial.flush_s = seconds_since(flush_start);
+      }
+      break;
     }
     previous_rows = rows;
-    previous_t = t;
     rows = std::min(s.m, rows * 8);
   }
+  trial.spent_s = seconds_since(started);
+  return trial;
 }
 
-std::string lift_hint(double needed_s, double limit_s) {
-  return format("needs ~%.0f s", needed_s) + format(", over --time-limit %g", limit_s) +
-         format("; run with --time-limit %.0f to measure it", std::ceil(needed_s * 1.2));
+// The vendors a row is timed against: that of its device and that of its precision (either may be absent, and
+// they may be the same backend).
+struct Partners {
+  const Backend* vendor = nullptr;
+  const Backend* precision_vendor = nullptr;
+
+  // Each backend once, the device's vendor first.
+  std::vector<const Backend*> distinct() const {
+    std::vector<const Backend*> list;
+    if (vendor) list.push_back(vendor);
+    if (precision_vendor && precision_vendor != vendor) list.push_back(precision_vendor);
+    return list;
+  }
+};
+
+// Sets vs_vendor, its quartiles and vs_precision_vendor from the partners' samples (in distinct() order), paired
+// sample by sample with the row's when `paired`, else the median of each against `row_ms`'s single figure.
+void set_ratios(BenchmarkResult& r, const Partners& partners, const std::vector<std::vector<double>>& partner_ms,
+                const std::vector<double>& row_ms, bool paired) {
+  auto ratio = [&](std::size_t partner) {
+    if (partner >= partner_ms.size() || partner_ms[partner].empty()) return PairedRatio{};
+    if (paired) return paired_ratio(partner_ms[partner], row_ms);
+    PairedRatio unpaired;
+    unpaired.median = median(partner_ms[partner]) / row_ms.front();
+    return unpaired;
+  };
+  if (!partners.vendor) return;
+  const PairedRatio device = ratio(0);
+  r.vs_vendor = device.median;
+  r.vs_vendor_q1 = device.q1;
+  r.vs_vendor_q3 = device.q3;
+  r.vs_vendor_pairs = device.pairs;
+  if (partners.precision_vendor) r.vs_precision_vendor = partners.precision_vendor == partners.vendor ? device.median
+                                                                                                       : ratio(1).median;
+}
+
+// Why a verified result did not pass.
+std::string verification_failure(const BenchmarkResult& r, std::int64_t k) {
+  return !r.errors.finite ? std::string("NaN or Inf in the result")
+                          : format("differs from the float64 reference: blas ratio %.3g", r.errors.blas_ratio) +
+                                format(" > %.3g", blas_ratio_threshold(r.backend.precision, k));
+}
+
+std::string rows_text(std::int64_t rows) { return "rows 0-" + std::to_string(rows - 1); }
+
+// A run is planned to fit when its trial estimate, with this much to spare, is within the time left.
+constexpr double kRunMargin = 1.2;
+// An estimate times its rows up to this many times (the first verifies them) and sizes them to fit.
+constexpr int kEstimateRuns = 3;
+// Compute samples get this share of what is left after verification, end-to-end samples the rest: the compute
+// median is the row's figure.
+constexpr double kComputeShare = 0.75;
+
+// The full measurement: verification, then compute samples paired with the partners, then end-to-end samples,
+// each as many as fit before the deadline; the verification run is the one sample when no other fits.
+void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
+                     const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r) {
+  // β = 0 promises C is not read: NaN there makes any read show in the result.
+  const MatrixF c_in = p.beta == 0.0f ? MatrixF(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
+  MatrixF out(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN());
+  Timed row(backend, p, c_in);
+  const double verify_ms = row.compute_ms(p, c_in, o);
+  row.ws->download(out);
+  r.errors = compare_to_reference(out, p.reference, r.backend.precision);
+  r.verified = true;
+  if (!r.errors.passed) {
+    r.status = Status::failed;
+    r.reason = verification_failure(r, p.shape.k);
+    return;
+  }
+
+  const double run_s = trial.run_s(p.shape.m) + trial.flush_s;
+  const auto compute_deadline = after(std::max(0.0, seconds_until(deadline)) * kComputeShare);
+  std::vector<Timed> others;
+  for (const Backend* partner : partners.distinct()) others.emplace_back(*partner, p, c_in);
+  std::vector<std::vector<double>> partner_ms(others.size());
+  auto time_partners = [&] {
+    for (std::size_t i = 0; i < others.size(); ++i) partner_ms[i].push_back(others[i].compute_ms(p, c_in, o));
+  };
+  std::vector<double> row_ms;
+  int round = 0;
+  r.compute = sample(o, compute_deadline, run_s + partners_run_s, [&] {
+    // ABBA: whoever went second goes first next time, so a slope in time favours neither.
+    const bool partners_first = round++ % 2 == 1;
+    if (partners_first) time_partners();
+    const double t = row.compute_ms(p, c_in, o);
+    if (!partners_first) time_partners();
+    row_ms.push_back(t);
+    return t;
+  });
+  if (r.compute.samples == 0) {
+    // Only the verification run fitted: it is the sample, paired with one run of each partner where that fits.
+    row_ms = {verify_ms};
+    if (seconds_until(deadline) >= partners_run_s) time_partners();
+    r.compute = summarize(row_ms);
+  }
+  others.clear();
+  set_ratios(r, partners, partner_ms, row_ms, true);
+  r.total = sample(o, deadline, run_s, [&] {
+    if (o.flush_cache) row.ws->flush_cache();
+    row.ws->synchronize();
+    const auto start = Clock::now();
+    row.ws->upload(p.a, p.b);
+    if (p.beta != 0.0f) row.ws->set_output(c_in);
+    row.ws->compute(p.alpha, p.beta);
+    row.ws->download(out);
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+  });
+  r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
+  r.status = Status::ok;
+  if (r.compute.samples < o.repetitions || r.total.samples < o.repetitions)
+    r.reason = std::to_string(r.compute.samples) + " compute and " + std::to_string(r.total.samples) +
+               " end-to-end samples of " + std::to_string(o.repetitions) + format(" fit its budget of %.3g s", r.budget_s) +
+               format(" (one run ~%.3g s)", trial.run_s(p.shape.m));
+}
+
+// The estimate when one full run does not fit: the first rows of C, as many as kEstimateRuns runs allow in the
+// time left (never fewer than the trial's first rows, never all), timed and verified against the same rows of the
+// reference; one full run is their time plus a cost per row for each of the rest. Each partner is timed on the
+// full problem for the ratios.
+void estimate_from_rows(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
+                        const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r) {
+  const std::int64_t m = p.shape.m;
+  const double per_run_s = (seconds_until(deadline) - partners_run_s) / kEstimateRuns - trial.flush_s;
+  const double fitting_rows = double(trial.rows) + (per_run_s - trial.rows_s) / trial.per_row_s;
+  const std::int64_t rows = std::int64_t(std::clamp(fitting_rows, double(trial.first_rows), double(m - 1)));
+  const GemmShape part{rows, p.shape.n, p.shape.k};
+  const MatrixF a_rows = first_rows(p.a, rows);
+  const MatrixF c_in = p.beta == 0.0f ? MatrixF(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN())
+                                      : first_rows(p.c, rows);
+  Reference reference;
+  reference.value = first_rows(p.reference.value, rows);
+  reference.scale = first_rows(p.reference.scale, rows);
+  reference.k = p.reference.k;
+
+  Timed subset(backend, part, a_rows, p.b, c_in);
+  MatrixF out(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN());
+  std::vector<double> subset_ms{subset.compute_ms(p.alpha, p.beta, c_in, o)};
+  subset.ws->download(out);
+  r.errors = compare_to_reference(out, reference, r.backend.precision);
+  r.verified = true;
+  r.estimate_rows = rows;
+  if (!r.errors.passed) {
+    r.status = Status::failed;
+    r.reason = verification_failure(r, p.shape.k) + " (" + rows_text(rows) + ", timed for an estimate)";
+    return;
+  }
+  const double subset_run_s = subset_ms.front() / 1e3 + trial.flush_s;
+  while (int(subset_ms.size()) < std::min(o.repetitions, kEstimateRuns) &&
+         seconds_until(deadline) >= subset_run_s + partners_run_s)
+    subset_ms.push_back(subset.compute_ms(p.alpha, p.beta, c_in, o));
+
+  r.estimate_subset_ms = median(subset_ms);
+  // The slope over the widest span of rows timed: from the trial's first rows to these, unless the trial's
+  // larger run had more rows than these.
+  r.estimate_ms_per_row = 1e3 * (rows > trial.rows ? cost_per_row(trial.first_rows, trial.first_s, rows,
+                                                                   r.estimate_subset_ms / 1e3)
+                                                   : trial.per_row_s);
+  const double estimate_ms = r.estimate_subset_ms + r.estimate_ms_per_row * double(m - rows);
+  r.compute = summarize(subset_ms);
+  r.compute.median_ms = estimate_ms;
+  r.compute.min_ms = r.compute.max_ms = r.compute.cv = 0;
+  r.gflops = p.shape.flops() / (estimate_ms * 1e6);
+  r.status = Status::estimated;
+  r.reason = "estimate from " + rows_text(rows) + " of " + std::to_string(m) + " (" +
+             std::to_string(subset_ms.size()) + (subset_ms.size() == 1 ? " run" : " runs") +
+             format(", median %.4g ms, verified)", r.estimate_subset_ms) +
+             format(" plus %.3g ms per further row", r.estimate_ms_per_row) +
+             format(": one full run, ~%.3g s, does not fit", estimate_ms / 1e3) +
+             format(" its budget of %.3g s", r.budget_s);
+
+  const MatrixF full_c_in = p.beta == 0.0f ? MatrixF(m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
+  std::vector<std::vector<double>> partner_ms;
+  for (const Backend* partner : partners.distinct()) {
+    Timed vendor(*partner, p, full_c_in);
+    partner_ms.push_back({vendor.compute_ms(p, full_c_in, o)});
+    // The first run on fresh storage pays for touching it: a second one where it fits.
+    if (seconds_until(deadline) >= partner_ms.back().front() / 1e3)
+      partner_ms.back().push_back(vendor.compute_ms(p, full_c_in, o));
+  }
+  set_ratios(r, partners, partner_ms, {estimate_ms}, false);
+}
+
+// How one row is measured: until when, and what planning already knows.
+struct RowPlan {
+  Clock::time_point deadline;
+  std::optional<Trial> trial;   // from planning; measured here when absent
+  double partners_run_s = 0;    // one compute sample of every partner, flush included, as far as known
+};
+
+BenchmarkResult measure_row(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
+                            const Partners& partners, const RowPlan& plan) {
+  check_options(o);
+  const auto started = Clock::now();
+  BenchmarkResult r;
+  r.backend = backend.info();
+  r.shape = p.shape;
+  r.alpha = p.alpha;
+  r.beta = p.beta;
+  r.budget_s = std::max(0.0, seconds_until(plan.deadline));
+  const Availability avail = backend.availability();
+  if (!avail.available) {
+    r.status = Status::unavailable;
+    r.reason = avail.reason;
+    return r;
+  }
+  try {
+    const Trial trial = plan.trial ? *plan.trial : trial_run(backend, p, o);
+    r.estimated_run_s = trial.run_s(p.shape.m);
+    const bool whole_problem_tried = trial.rows == p.shape.m;
+    if (whole_problem_tried || r.estimated_run_s * kRunMargin <= seconds_until(plan.deadline))
+      measure_in_full(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
+    else
+      estimate_from_rows(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
+    if (plan.trial) r.spent_s += plan.trial->spent_s;
+  } catch (const std::bad_alloc&) {
+    r.status = Status::failed;
+    r.reason = "out of host memory";
+  } catch (const std::exception& e) {
+    r.status = Status::failed;
+    r.reason = e.what();
+  }
+  r.spent_s += seconds_since(started);
+  return r;
 }
 
 }  // namespace
@@ -186,8 +448,8 @@ std::string lift_hint(double needed_s, double limit_s) {
 std::string to_string(Status s) {
   switch (s) {
     case Status::ok: return "ok";
+    case Status::estimated: return "estimated";
     case Status::failed: return "failed";
-    case Status::skipped: return "skipped";
     case Status::unavailable: return "unavailable";
   }
   return "?";
@@ -207,140 +469,62 @@ void check_host_memory(const GemmShape& shape) {
                              " GiB of host memory but only " + format("%.1f", have / (1ull << 30)) + " GiB is available");
 }
 
-Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed) {
+std::string to_string(InputValues v) {
+  switch (v) {
+    case InputValues::uniform: return "uniform";
+    case InputValues::integers_1_100: return "integers-1-100";
+    case InputValues::reals_1_100: return "reals-1-100";
+  }
+  return "?";
+}
+
+std::string describe(InputValues v) {
+  switch (v) {
+    case InputValues::uniform: return "reals uniform in [-1, 1]";
+    case InputValues::integers_1_100: return "integers uniform in 1..100 (seed 003)";
+    case InputValues::reals_1_100: return "reals uniform in [1, 100] (seed 003)";
+  }
+  return "?";
+}
+
+InputValues parse_input_values(const std::string& name) {
+  for (InputValues v : {InputValues::uniform, InputValues::integers_1_100, InputValues::reals_1_100})
+    if (name == to_string(v)) return v;
+  throw std::invalid_argument("unknown input values '" + name + "' (use uniform, integers-1-100 or reals-1-100)");
+}
+
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values) {
   check_host_memory(shape);
   Problem p;
   p.shape = shape;
   p.alpha = alpha;
   p.beta = beta;
-  p.a = MatrixF::random(shape.m, shape.k, derive_seed(seed, shape, 1));
-  p.b = MatrixF::random(shape.k, shape.n, derive_seed(seed, shape, 2));
-  p.c = MatrixF::random(shape.m, shape.n, derive_seed(seed, shape, 3));
+  auto draw = [&](std::int64_t rows, std::int64_t cols, std::uint64_t operand) {
+    const std::uint64_t operand_seed = derive_seed(seed, shape, operand);
+    switch (values) {
+      case InputValues::integers_1_100: return MatrixF::random_integers(rows, cols, operand_seed, 1, 100);
+      case InputValues::reals_1_100: return MatrixF::random_reals(rows, cols, operand_seed, 1.0, 100.0);
+      case InputValues::uniform: break;
+    }
+    return MatrixF::random(rows, cols, operand_seed);
+  };
+  p.a = draw(shape.m, shape.k, 1);
+  p.b = draw(shape.k, shape.n, 2);
+  p.c = draw(shape.m, shape.n, 3);
   p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
   return p;
 }
 
-namespace {
-
-// measure and measure_paired: `partners` are timed in turn with the row; sample i of row_ms pairs with
-// sample i of each partner's partner_ms.
-BenchmarkResult measure_with(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
-                             const std::vector<const Backend*>& partners, std::vector<double>& row_ms,
-                             std::vector<std::vector<double>>& partner_ms) {
-  check_options(o);
-  BenchmarkResult r;
-  r.backend = backend.info();
-  r.shape = p.shape;
-  r.alpha = p.alpha;
-  r.beta = p.beta;
-  const Availability avail = backend.availability();
-  if (!avail.available) {
-    r.status = Status::unavailable;
-    r.reason = avail.reason;
-    return r;
-  }
-  const int runs_planned = 1 + 2 * o.repetitions;  // verification, compute samples, end-to-end samples
-  try {
-    int trial_rows = 0;
-    r.estimated_run_s = estimate_run_seconds(backend, p, trial_rows);
-    if (r.estimated_run_s * runs_planned > o.time_limit_s) {
-      r.status = Status::skipped;
-      r.reason = format("estimated %.3g s per run", r.estimated_run_s) + " (from a " + std::to_string(trial_rows) +
-                 "-row trial); " + std::to_string(runs_planned) + " runs " +
-                 lift_hint(r.estimated_run_s * runs_planned, o.time_limit_s);
-      return r;
-    }
-
-    // β = 0 promises C is not read: NaN there makes any read show in the result.
-    const MatrixF c_in = p.beta == 0.0f ? MatrixF(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
-    MatrixF out(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN());
-    Timed row(backend, p, c_in);
-    const auto t0 = Clock::now();
-    row.ws->compute(p.alpha, p.beta);
-    row.ws->synchronize();
-    const double verify_s = seconds_since(t0);
-    row.ws->download(out);
-    r.errors = compare_to_reference(out, p.reference, r.backend.precision);
-    r.verified = true;
-    if (!r.errors.passed) {
-      r.status = Status::failed;
-      r.reason = !r.errors.finite ? "NaN or Inf in the result"
-                                  : format("differs from the float64 reference: blas ratio %.3g", r.errors.blas_ratio) +
-                                        format(" > %.3g", blas_ratio_threshold(r.backend.precision, p.shape.k));
-      return r;
-    }
-    if (verify_s * (runs_planned - 1) > o.time_limit_s) {
-      r.status = Status::skipped;
-      r.estimated_run_s = verify_s;
-      r.reason = format("verified, but one run took %.3g s", verify_s) + "; " + std::to_string(runs_planned - 1) +
-                 " timed runs " + lift_hint(verify_s * (runs_planned - 1), o.time_limit_s);
-      return r;
-    }
-
-    std::vector<Timed> others;
-    for (const Backend* partner : partners) others.emplace_back(*partner, p, c_in);
-    partner_ms.assign(others.size(), {});
-    auto time_partners = [&] {
-      for (std::size_t i = 0; i < others.size(); ++i) partner_ms[i].push_back(others[i].compute_ms(p, c_in, o));
-    };
-    int round = 0;
-    r.compute = sample(o, [&] {
-      // ABBA: whoever went second goes first next time, so a slope in time favours neither.
-      const bool partners_first = round++ % 2 == 1;
-      if (partners_first) time_partners();
-      const double t = row.compute_ms(p, c_in, o);
-      if (!partners_first) time_partners();
-      row_ms.push_back(t);
-      return t;
-    });
-    others.clear();
-    r.total = sample(o, [&] {
-      if (o.flush_cache) row.ws->flush_cache();
-      row.ws->synchronize();
-      const auto start = Clock::now();
-      row.ws->upload(p.a, p.b);
-      if (p.beta != 0.0f) row.ws->set_output(c_in);
-      row.ws->compute(p.alpha, p.beta);
-      row.ws->download(out);
-      return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-    });
-    r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
-    r.status = Status::ok;
-  } catch (const std::bad_alloc&) {
-    r.status = Status::failed;
-    r.reason = "out of host memory";
-  } catch (const std::exception& e) {
-    r.status = Status::failed;
-    r.reason = e.what();
-  }
-  return r;
-}
-
-}  // namespace
-
 BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
-  std::vector<double> row_ms;
-  std::vector<std::vector<double>> partner_ms;
-  return measure_with(backend, p, o, {}, row_ms, partner_ms);
+  check_options(o);
+  return measure_row(backend, p, o, Partners{}, RowPlan{after(o.time_limit_s), std::nullopt, 0.0});
 }
 
 BenchmarkResult measure_paired(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
                                const Backend& vendor, const Backend* precision_vendor) {
-  std::vector<const Backend*> partners{&vendor};
-  if (precision_vendor && precision_vendor != &vendor) partners.push_back(precision_vendor);
-  std::vector<double> row_ms;
-  std::vector<std::vector<double>> partner_ms;
-  BenchmarkResult r = measure_with(backend, p, o, partners, row_ms, partner_ms);
-  if (r.status != Status::ok) return r;
-  const PairedRatio device = paired_ratio(partner_ms[0], row_ms);
-  r.vs_vendor = device.median;
-  r.vs_vendor_q1 = device.q1;
-  r.vs_vendor_q3 = device.q3;
-  r.vs_vendor_pairs = device.pairs;
-  r.vs_precision_vendor =
-      partners.size() > 1 ? paired_ratio(partner_ms[1], row_ms).median
-                          : (precision_vendor ? device.median : 0.0);
-  return r;
+  check_options(o);
+  return measure_row(backend, p, o, Partners{&vendor, precision_vendor},
+                     RowPlan{after(o.time_limit_s), std::nullopt, 0.0});
 }
 
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
@@ -367,10 +551,49 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
 
   std::vector<BenchmarkResult> all;
   const auto start = Clock::now();
+  const auto run_deadline = after(run_budget_s(options, shapes.size()));
   int done = 0;
   const int total = int(shapes.size() * order.size());
-  for (const GemmShape& shape : shapes) {
-    const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed);
+  auto report = [&](const std::string& backend, const GemmShape& shape, bool planning, double row_budget_s) {
+    if (progress)
+      progress(Progress{backend, shape, planning, done, total, seconds_since(start), row_budget_s,
+                        std::max(0.0, seconds_until(run_deadline))});
+  };
+  for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
+    const GemmShape& shape = shapes[shape_index];
+    // Shapes left share what is left equally: what one does not use goes to the next.
+    const auto shape_deadline = after(std::max(0.0, seconds_until(run_deadline)) / double(shapes.size() - shape_index));
+    const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed, options.input_values);
+
+    // Planning: a few-row trial of every row says what its full measurement would cost.
+    std::map<const Backend*, Trial> trials;
+    for (const Backend* b : order) {
+      if (!b->availability().available) continue;
+      report(b->info().name, shape, true, 0);
+      try {
+        trials[b] = trial_run(*b, problem, options);
+      } catch (const std::exception&) {
+        // Not planned for: the row's own measurement repeats the trial and reports what failed.
+      }
+    }
+    // The vendors a row will be paired with, as planned (measurement pairs only with those that then ran).
+    auto planned_partners_s = [&](const Backend* b) {
+      double seconds = 0;
+      for (const Backend* other : order) {
+        const BackendInfo& info = other->info();
+        const bool partner = other != b && info.device == b->info().device &&
+                             (info.vendor || (info.precision_vendor && info.precision == b->info().precision));
+        const auto trial = trials.find(other);
+        if (partner && trial != trials.end()) seconds += trial->second.run_s(shape.m) + trial->second.flush_s;
+      }
+      return b->info().vendor ? 0.0 : seconds;
+    };
+    std::vector<double> demands;
+    for (const Backend* b : order) {
+      const auto trial = trials.find(b);
+      demands.push_back(trial == trials.end() ? 0.0 : demand_s(trial->second, shape.m, planned_partners_s(b), options));
+    }
+
     std::map<const Backend*, BenchmarkResult> by_backend;
     // The vendors that ran: of each device, and of each (device, precision).
     std::map<DeviceKind, const Backend*> device_vendor;
@@ -379,22 +602,27 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
       const auto found = table.find(key);
       return found == table.end() ? nullptr : found->second;
     };
-    for (const Backend* b : order) {
-      if (progress) progress(Progress{b->info().name, shape, done, total, seconds_since(start)});
+    for (std::size_t row = 0; row < order.size(); ++row) {
+      const Backend* b = order[row];
       const BackendInfo& info = b->info();
-      const Backend* vendor = vendor_of(device_vendor, info.device);
-      const Backend* same_precision = vendor_of(precision_vendor, std::make_pair(info.device, info.precision));
-      BenchmarkResult r;
-      if (info.vendor) {
-        r = measure(*b, problem, options);
-        if (r.status == Status::ok) {
-          r.vs_vendor = 1.0;
-          device_vendor[info.device] = b;
-        }
-      } else if (vendor) {
-        r = measure_paired(*b, problem, options, *vendor, same_precision);
-      } else {
-        r = measure(*b, problem, options);
+      const std::vector<double> demands_left(demands.begin() + std::ptrdiff_t(row), demands.end());
+      const double row_budget_s = std::min(
+          options.time_limit_s,
+          std::max(kMinimumRowSeconds, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline)))));
+      report(info.name, shape, false, row_budget_s);
+      const auto trial = trials.find(b);
+      const RowPlan plan{after(row_budget_s),
+                         trial == trials.end() ? std::nullopt : std::optional<Trial>(trial->second),
+                         planned_partners_s(b)};
+      Partners partners;
+      if (!info.vendor) {
+        partners.vendor = vendor_of(device_vendor, info.device);
+        if (partners.vendor) partners.precision_vendor = vendor_of(precision_vendor, std::make_pair(info.device, info.precision));
+      }
+      BenchmarkResult r = measure_row(*b, problem, options, partners, plan);
+      if (info.vendor && r.status == Status::ok) {
+        r.vs_vendor = 1.0;
+        device_vendor[info.device] = b;
       }
       if ((info.vendor || info.precision_vendor) && r.status == Status::ok) {
         r.vs_precision_vendor = 1.0;
@@ -405,7 +633,7 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
     }
     for (const Backend* b : backends) all.push_back(std::move(by_backend[b]));
   }
-  if (progress) progress(Progress{"", shapes.empty() ? GemmShape{} : shapes.back(), done, total, seconds_since(start)});
+  report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);
   return all;
 }
 

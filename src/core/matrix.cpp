@@ -1,6 +1,7 @@
 #include "matcompare/matrix.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -15,6 +16,15 @@ constexpr std::size_t kAlignment = 64;
 
 std::string shape_text(std::size_t r, std::size_t c) {
   return std::to_string(r) + "x" + std::to_string(c);
+}
+
+// A matrix of values from `distribution`, drawn in storage order from one generator seeded with `seed`.
+template <typename T, typename Distribution>
+Matrix<T> drawn(std::size_t rows, std::size_t cols, std::uint64_t seed, Distribution distribution) {
+  Matrix<T> m(rows, cols);
+  std::mt19937_64 engine(seed);
+  for (std::size_t i = 0; i < m.size(); ++i) m.data()[i] = static_cast<T>(distribution(engine));
+  return m;
 }
 
 }  // namespace
@@ -78,11 +88,23 @@ Matrix<T>& Matrix<T>::operator=(Matrix&& other) noexcept {
 
 template <typename T>
 Matrix<T> Matrix<T>::random(std::size_t rows, std::size_t cols, std::uint64_t seed) {
-  Matrix m(rows, cols);
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  for (std::size_t i = 0; i < m.size(); ++i) m.data_[i] = static_cast<T>(dist(engine));
-  return m;
+  return random_reals(rows, cols, seed, -1.0, 1.0);
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::random_reals(std::size_t rows, std::size_t cols, std::uint64_t seed, double low, double high) {
+  if (!(low < high) || !std::isfinite(high - low))
+    throw std::invalid_argument("random_reals needs finite low < high, got [" + std::to_string(low) + ", " +
+                                std::to_string(high) + ")");
+  return drawn<T>(rows, cols, seed, std::uniform_real_distribution<double>(low, high));
+}
+
+template <typename T>
+Matrix<T> Matrix<T>::random_integers(std::size_t rows, std::size_t cols, std::uint64_t seed, int low, int high) {
+  if (low > high)
+    throw std::invalid_argument("random_integers needs low <= high, got [" + std::to_string(low) + ", " +
+                                std::to_string(high) + "]");
+  return drawn<T>(rows, cols, seed, std::uniform_int_distribution<int>(low, high));
 }
 
 template <typename T>

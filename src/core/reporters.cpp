@@ -69,12 +69,18 @@ json context_json(const RunContext& c) {
   j["timing"] = {{"repetitions", o.repetitions},
                  {"min_time_s", o.min_time_s},
                  {"time_limit_s", o.time_limit_s},
+                 {"budget_s", o.budget_s},
+                 {"budget", "the whole run fits budget_s of wall time: each shape gets an equal share of what is "
+                            "left, each row what it needs or an equal share of the rest, at most time_limit_s; a "
+                            "row whose one full run does not fit is estimated from its first rows of C"},
                  {"flush_cache", o.flush_cache},
                  {"compute", "median of samples after a verification run; GPU by CUDA events, CPU by steady_clock"},
                  {"total", "host steady_clock around upload + compute + download"},
                  {"vs_vendor", "median over pairs of vendor time / row time, the vendor and the row timed in turn "
                                "(ABBA) on the same inputs and cache policy; q1, q3: quartiles of the pair ratios"}};
   j["input_seed"] = o.seed;
+  j["input_values"] = to_string(o.input_values);
+  j["input_values_description"] = describe(o.input_values);
   j["command_line"] = c.command_line;
   j["timestamp_utc"] = c.timestamp_utc;
   return j;
@@ -82,6 +88,8 @@ json context_json(const RunContext& c) {
 
 json result_json(const BenchmarkResult& r) {
   const bool timed = r.status == Status::ok;
+  const bool estimated = r.status == Status::estimated;
+  const bool figure = timed || estimated;
   const bool checked = r.verified && r.errors.finite;
   json j;
   j["backend"] = r.backend.name;
@@ -97,21 +105,26 @@ json result_json(const BenchmarkResult& r) {
   j["beta"] = r.beta;
   j["status"] = to_string(r.status);
   j["reason"] = r.reason;
-  j["median_ms"] = number_or_null(r.compute.median_ms, timed);
+  j["median_ms"] = number_or_null(r.compute.median_ms, figure);
   j["min_ms"] = number_or_null(r.compute.min_ms, timed);
   j["max_ms"] = number_or_null(r.compute.max_ms, timed);
   j["cv"] = number_or_null(r.compute.cv, timed);
   j["samples"] = r.compute.samples;
-  j["total_ms"] = number_or_null(r.total.median_ms, timed);
-  j["total_min_ms"] = number_or_null(r.total.min_ms, timed);
+  j["total_ms"] = number_or_null(r.total.median_ms, timed && r.total.samples > 0);
+  j["total_min_ms"] = number_or_null(r.total.min_ms, timed && r.total.samples > 0);
   j["total_samples"] = r.total.samples;
-  j["gflops"] = number_or_null(r.gflops, timed);
-  j["vs_vendor"] = number_or_null(r.vs_vendor, timed && r.vs_vendor > 0);
+  j["gflops"] = number_or_null(r.gflops, figure);
+  j["vs_vendor"] = number_or_null(r.vs_vendor, figure && r.vs_vendor > 0);
   j["vs_vendor_q1"] = number_or_null(r.vs_vendor_q1, timed && r.vs_vendor_pairs > 0);
   j["vs_vendor_q3"] = number_or_null(r.vs_vendor_q3, timed && r.vs_vendor_pairs > 0);
   j["vs_vendor_pairs"] = r.vs_vendor_pairs;
-  j["vs_precision_vendor"] = number_or_null(r.vs_precision_vendor, timed && r.vs_precision_vendor > 0);
+  j["vs_precision_vendor"] = number_or_null(r.vs_precision_vendor, figure && r.vs_precision_vendor > 0);
   j["estimated_run_s"] = number_or_null(r.estimated_run_s, r.estimated_run_s > 0);
+  j["estimate_rows"] = estimated ? json(r.estimate_rows) : json(nullptr);
+  j["estimate_subset_ms"] = number_or_null(r.estimate_subset_ms, estimated);
+  j["estimate_ms_per_row"] = number_or_null(r.estimate_ms_per_row, estimated);
+  j["budget_s"] = number_or_null(r.budget_s, r.status != Status::unavailable);
+  j["spent_s"] = number_or_null(r.spent_s, r.status != Status::unavailable);
   j["max_abs_error"] = number_or_null(r.errors.max_abs, checked);
   j["sum_abs_error"] = number_or_null(r.errors.sum_abs, checked);
   j["rel_error"] = number_or_null(r.errors.rel_frobenius, checked);
@@ -129,18 +142,21 @@ std::vector<std::string> header() {
 std::vector<std::string> cells(const BenchmarkResult& r) {
   const bool timed = r.status == Status::ok;
   const bool checked = r.verified;
+  // An estimate's figures carry "~", and its note says which rows they come from.
+  const bool figure = timed || r.status == Status::estimated;
+  const std::string mark = timed ? "" : "~";
   std::string pass = r.verified ? (r.errors.passed ? "yes" : "NO") : "-";
-  std::string note = r.status == Status::ok ? std::string(r.backend.precision == Precision::tf32 ? "tf32" : "")
-                                            : to_string(r.status) + ": " + r.reason;
+  std::string note = r.backend.precision == Precision::tf32 && figure ? "tf32" : "";
+  if (!r.reason.empty()) note += (note.empty() ? "" : "; ") + (timed ? r.reason : to_string(r.status) + ": " + r.reason);
   return {r.backend.name,
           to_string(r.backend.device),
           to_string(r.shape),
-          timed ? fixed(r.compute.median_ms, 3) : "-",
-          timed ? fixed(r.total.median_ms, 3) : "-",
-          timed ? fixed(r.gflops, 1) : "-",
-          timed && r.vs_vendor > 0 ? fixed(r.vs_vendor, 2) : "-",
+          figure ? mark + fixed(r.compute.median_ms, 3) : "-",
+          timed && r.total.samples > 0 ? fixed(r.total.median_ms, 3) : "-",
+          figure ? mark + fixed(r.gflops, 1) : "-",
+          figure && r.vs_vendor > 0 ? mark + fixed(r.vs_vendor, 2) : "-",
           timed && r.vs_vendor_pairs > 0 ? fixed(r.vs_vendor_q1, 2) + "-" + fixed(r.vs_vendor_q3, 2) : "-",
-          timed && r.vs_precision_vendor > 0 ? fixed(r.vs_precision_vendor, 2) : "-",
+          figure && r.vs_precision_vendor > 0 ? mark + fixed(r.vs_precision_vendor, 2) : "-",
           checked ? sci(r.errors.max_abs) : "-",
           checked ? sci(r.errors.sum_abs) : "-",
           checked ? sci(r.errors.rel_frobenius) : "-",
@@ -162,6 +178,7 @@ void write_context_lines(std::ostream& out, const RunContext& c, const char* pre
         << ", cuBLAS " << c.gpu->cublas_version << ")\n";
   else
     out << prefix << "GPU: none (" << c.gpu_unavailable_reason << ")\n";
+  out << prefix << "Inputs: " << describe(c.options.input_values) << ", seed " << c.options.seed << "\n";
 }
 
 void write_text_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {

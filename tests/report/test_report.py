@@ -123,6 +123,68 @@ def test_merge_keeps_newer_file(tmp):
               shows_new == expect_new, naive)
 
 
+def test_estimates_and_seed_values(tmp):
+    """An estimated row is shown with its figure marked and the rows it came from; a run on seed 003's values
+    feeds the error-sum table only, which names the values and the backends whose sums agree exactly."""
+    cpu = load(FIXTURES[0])
+    gold = next(r for r in cpu["results"] if r["backend"] == "cpu/gold" and r["m"] == r["n"] == r["k"] == 2048)
+    gold.update(status="estimated", median_ms=40000.0, gflops=0.43, vs_vendor=0.002, estimate_rows=96,
+                estimate_subset_ms=1875.0, estimate_ms_per_row=19.5, sum_abs_error=0.125, passed=True,
+                reason="estimate from rows 0-95 of 2048 (3 runs, median 1875 ms, verified) plus 19.5 ms per "
+                       "further row: one full run, ~40 s, does not fit its budget of 3.1 s")
+    estimated_path = os.path.join(tmp, "estimated.json")
+    with open(estimated_path, "w", encoding="utf-8") as handle:
+        json.dump(cpu, handle)
+
+    seed_values = load(FIXTURES[0])
+    seed_values["context"] = dict(seed_values["context"], input_values="reals-1-100",
+                                  timestamp_utc="2099-01-01T00:00:00Z")
+    for row in seed_values["results"]:
+        row["gflops"] = 999.0 if row["status"] == "ok" else row.get("gflops")
+        row["sum_abs_error"] = {"cpu/gold-omp": 7.25, "cpu/transposed-b": 7.25, "cpu/blis": 3.5}.get(
+            row["backend"], row.get("sum_abs_error"))
+    seed_path = os.path.join(tmp, "seed_values.json")
+    with open(seed_path, "w", encoding="utf-8") as handle:
+        json.dump(seed_values, handle)
+
+    text = make_report([estimated_path, seed_path], os.path.join(tmp, "estimates"))
+    if text is None:
+        return
+    overview = section(text, "## 2. Overview", "## 3. Seeds")
+    gold_line = next((line for line in overview.splitlines() if line.startswith("| `cpu/gold` |")), "")
+    check("an estimate's GFLOP/s is marked as one", "~0.43 (0.0020×) est." in gold_line, gold_line)
+    check("the overview lists the estimate with the rows it came from",
+          "- `cpu/gold` at 2048: estimate from rows 0-95 of 2048" in overview, overview)
+    check("a run on other values does not replace a uniform row", "999" not in overview)
+    check("the overview explains the mark", "“~… est.” marks an estimate" in overview)
+    plots_text = section(text, "## 4. Plots", "")
+    check("the plots say estimates are left out", "estimates (“~… est.” in the tables) are left out" in plots_text)
+
+    error_table = section(text, "#### Error sums", "### Seed 004")
+    check("the error-sum table is made from the seed's values", "inputs reals in [1, 100], as seed 003" in error_table,
+          error_table)
+    check("the error-sum table names the backends whose sums agree exactly",
+          "Identical sums (to every digit the JSON holds, at every size both measured in full): " in error_table
+          and "; `cpu/gold-omp`, `cpu/transposed-b`;" in error_table and "`cpu/blis`," not in error_table,
+          error_table)
+    check("the error-sum table explains the identical sums", "the same additions in the same order give the same "
+          "bits" in error_table)
+    check("the runs list names the seed values' run", "(inputs `reals-1-100`: only seed 003's error-sum table uses it)"
+          in text)
+
+    uniform_only = make_report([estimated_path], os.path.join(tmp, "estimates_uniform"))
+    if uniform_only is None:
+        return
+    error_table = section(uniform_only, "#### Error sums", "### Seed 004")
+    check("without a run on the seed's values the table says its inputs are not the seed's",
+          "inputs uniform in [−1, 1], not seed 003's values" in error_table, error_table)
+    check("an estimate's error sum says which rows it covers", "| 0.125 (rows 0–95 only) |" in error_table,
+          error_table)
+    ladder = section(uniform_only, "#### CPU steps", "#### GPU steps")
+    check("a seed ladder marks the estimate and the speedup that depends on it",
+          "~0.43 est." in ladder and ladder.count(" est. |") >= 3, ladder)
+
+
 VALID_ROW = {"backend": "cpu/gold", "device": "cpu", "m": 8, "n": 8, "k": 8, "status": "ok", "median_ms": 1.0,
              "gflops": 2.0}
 
@@ -157,6 +219,8 @@ BAD_INPUTS = [
     ("size beyond the CLI's", document_bytes(m=2**31), "results[0].m must be an integer from 1 to 2147483647 but is a number (2147483648)"),
     ("unknown status", document_bytes(status="great"), "results[0].status must be one of"),
     ("ok row without time", document_bytes(median_ms=None), "results[0].median_ms (status ok)"),
+    ("estimate without its rows", document_bytes(status="estimated"),
+     "results[0].estimate_rows (status estimated) must be a positive integer but is missing"),
     ("text where a number goes", document_bytes(vs_vendor="fast"), "results[0].vs_vendor must be a number"),
     ("number where text goes", document_bytes(precision=32), "results[0].precision must be a string"),
     ("context gpu not an object", b'{"context": {"gpu": "H100"}, "results": []}', "context.gpu must be an object"),
@@ -268,6 +332,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_deterministic_and_complete(tmp)
         test_merge_keeps_newer_file(tmp)
+        test_estimates_and_seed_values(tmp)
         test_bad_inputs(tmp)
         test_modules_alone(tmp)
     print(f"{passed} passed, {failed} failed")

@@ -1,0 +1,29 @@
+#include "budget.hpp"
+
+#include <algorithm>
+
+namespace matcompare {
+
+double demand_s(const Trial& trial, std::int64_t m, double partners_s, const BenchmarkOptions& o) {
+  const double run = trial.run_s(m);
+  auto phase = [&](double round_s) {
+    const double to_min_time = run > 0 ? o.min_time_s / run * round_s : 4 * o.min_time_s;
+    return std::max(double(o.repetitions) * round_s, std::min(to_min_time, 4 * o.min_time_s));
+  };
+  return run + phase(run + trial.flush_s + partners_s) + phase(run + trial.flush_s);
+}
+
+double first_share(std::vector<double> demands, double seconds) {
+  if (demands.empty()) return seconds;
+  const double first = demands.front();
+  std::sort(demands.begin(), demands.end());
+  double left = seconds;
+  for (std::size_t i = 0; i < demands.size(); ++i) {
+    const double level = left / double(demands.size() - i);
+    if (demands[i] > level) return std::min(first, level);
+    left -= demands[i];
+  }
+  return first + left / double(demands.size());
+}
+
+}  // namespace matcompare

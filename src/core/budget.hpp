@@ -1,0 +1,36 @@
+#pragma once
+// How run_benchmarks divides its time budget among rows: what a few-row trial says about a row, what a full
+// measurement of it would cost, and each row's share.
+#include <cstdint>
+#include <vector>
+
+#include "matcompare/benchmark.hpp"
+
+namespace matcompare {
+
+// What timing a few rows of C says about one run: a fixed cost (packing or transposing B, launches, threads left
+// idle by too few rows) plus a cost per row of C.
+struct Trial {
+  std::int64_t first_rows = 0;  // rows of the smallest trial: the fewest an estimate times
+  double first_s = 0;           // and its time
+  std::int64_t rows = 0;        // rows of the largest trial; M when it covered the whole problem (then exact)
+  double rows_s = 0;            // and its time
+  double per_row_s = 0;         // the slope between the two (0 when exact)
+  double flush_s = 0;           // one cache flush on the backend's device, when the options flush
+  double spent_s = 0;           // the trial's own wall time
+  double run_s(std::int64_t m) const { return rows_s + per_row_s * double(m - rows); }
+};
+
+// Seconds the measurement the options ask for should take: a verification run, compute samples paired with
+// partners that take `partners_s` per round, and end-to-end samples; each phase ends at `repetitions` samples
+// and `min_time_s` of timed work, or at four times `min_time_s` of wall time.
+double demand_s(const Trial& trial, std::int64_t m, double partners_s, const BenchmarkOptions& options);
+
+// The first row's share of `seconds` among rows that need `demands` (water-filling): rows that need less than an
+// equal share get what they need, the others share the rest equally; when all fit, the spare is spread evenly.
+double first_share(std::vector<double> demands, double seconds);
+
+// No row gets less, even when the budget is spent: enough for a few rows of C, so that it still gets a figure.
+constexpr double kMinimumRowSeconds = 0.05;
+
+}  // namespace matcompare
