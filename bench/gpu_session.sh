@@ -8,6 +8,8 @@
 #                                               src/gpu/simt_tuning_table.inc (copied to OUT_DIR), then rebuilds
 #   bench/gpu_session.sh OUT_DIR COMMIT fastpath  the GPU rows at 1024..8192 and 4097x3001x2049 (issue 7's runs)
 #   bench/gpu_session.sh OUT_DIR COMMIT profile Nsight Compute on the fast-path kernels and cuBLAS at 4096
+#   bench/gpu_session.sh OUT_DIR COMMIT every-row  issue 9's runs: --size 2048 --all timed by the wall clock,
+#                                               and the CPU rows over 512..2560 on seed 003's values (reals in 1..100)
 # Modes combine in one call, in the order given: tune,check,fastpath.
 # Logs go to OUT_DIR/logs.tar.gz; results (JSON) to OUT_DIR/results.tar.gz; a summary is printed.
 set -uo pipefail
@@ -63,6 +65,21 @@ for f in sorted(pathlib.Path(sys.argv[1]).glob("*_gpu_*.json")):
     for r in json.load(open(f))["results"]:
         print(f"{r['backend']:28s} {r['m']}x{r['n']}x{r['k']} {r['status']:6s} {r['gflops'] or 0:9.0f} "
               f"x{r['vs_vendor'] or 0:.3f} xp{r['vs_precision_vendor'] or 0:.3f}")
+PY
+fi
+
+if [ "$mode" = every-row ]; then
+  start=$(date +%s.%N)
+  $cli --size 2048 --all --format json --out "$work/results/${tag}_all_2048.json" 2>> "$work/logs/runs.log"
+  echo "--size 2048 --all exit $?, wall $(python3 -c "import time; print(round(time.time() - $start, 1))") s"
+  $cli --sizes 512,1024,1536,2048,2560 --filter cpu/ --values reals-1-100 --format json \
+    --out "$work/results/${tag}_cpu_seed003_values.json" 2>> "$work/logs/runs.log"
+  echo "seed 003 values exit $?"
+  python3 - "$work/results" <<'PY'
+import json, pathlib, sys
+for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
+    rows = json.load(open(f))["results"]
+    print(f.name, {s: sum(r["status"] == s for r in rows) for s in {r["status"] for r in rows}})
 PY
 fi
 
