@@ -172,7 +172,11 @@ double cost_per_row(std::int64_t few_rows, double few_s, std::int64_t more_rows,
 }
 
 // Times a few rows of C. Two trials at least fit a fixed cost and a cost per row: they start near 2e7 flops and
-// grow 8x until the latest lasts 20 ms, or until one covers the whole problem (then it is exact).
+// grow 8x until the latest lasts 20 ms, or until one covers the whole problem (then it is exact). A first trial
+// that already lasts 20 ms grows only 2x: on 16 cores a single-threaded step's first trial is 16 rows, and 8x that
+// took 7 s of a 50 s budget per slow step.
+constexpr double kTrialSingleRunS = 0.05;
+
 Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
   const auto started = Clock::now();
   const GemmShape& s = p.shape;
@@ -188,9 +192,10 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
     ws->upload(rows == s.m ? p.a : first_rows(p.a, rows), p.b);
     if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : first_rows(p.c, rows));
     // Two runs, the faster counts: the first pays for module loading and library start-up, and a hiccup in
-    // either would otherwise read as a cost per row (or a negative one).
+    // either would otherwise read as a cost per row (or a negative one). A first run of 50 ms or more is taken
+    // alone: start-up is then a small part of it.
     double t = std::numeric_limits<double>::infinity();
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < 2 && (i == 0 || t < kTrialSingleRunS); ++i) {
       const auto t0 = Clock::now();
       ws->compute(p.alpha, p.beta);
       ws->synchronize();
@@ -211,7 +216,7 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
       break;
     }
     previous_rows = rows;
-    rows = std::min(s.m, rows * 8);
+    rows = std::min(s.m, rows * (t >= 0.02 ? 2 : 8));
   }
   trial.spent_s = seconds_since(started);
   return trial;
@@ -308,9 +313,10 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
     return t;
   });
   if (r.compute.samples == 0) {
-    // Only the verification run fitted: it is the sample, paired with one run of each partner where that fits.
+    // Only the verification run fitted: it is the sample, paired with one run of each partner (vendors are the
+    // fastest rows, and a figure without its ratio would leave a hole in the table).
     row_ms = {verify_ms};
-    if (seconds_until(deadline) >= partners_run_s) time_partners();
+    time_partners();
     r.compute = summarize(row_ms);
   }
   others.clear();
