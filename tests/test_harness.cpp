@@ -228,6 +228,19 @@ TEST_CASE("the budget goes first to rows that need little; the rest share equall
   CHECK(demand_s(trial, 1000, 0.5, o) == doctest::Approx(1.5 + 5 * 2.0 + 5 * 1.5));
 }
 
+TEST_CASE("an estimate's rows follow the trial's slope, at most 8 times its largest run, never all of C") {
+  Trial trial;
+  trial.first_rows = 2;
+  trial.first_s = 0.02;
+  trial.rows = 4;
+  trial.rows_s = 0.04;
+  trial.per_row_s = 0.01;
+  CHECK(estimate_rows(trial, 2048, 0.2) == 20);     // 0.2 s fits 20 rows at 10 ms
+  CHECK(estimate_rows(trial, 2048, 4.0) == 32);     // 400 would fit by the slope: capped at 8 x 4
+  CHECK(estimate_rows(trial, 2048, 0.001) == 2);    // never fewer than the trial's first rows
+  CHECK(estimate_rows(trial, 20, 4.0) == 19);       // never all of C
+}
+
 TEST_CASE("run_benchmarks stays within its budget and gives every row a figure") {
   BenchmarkOptions o;
   o.budget_s = 3;

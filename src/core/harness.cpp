@@ -347,8 +347,7 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
                         const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r) {
   const std::int64_t m = p.shape.m;
   const double per_run_s = (seconds_until(deadline) - partners_run_s) / kEstimateRuns - trial.flush_s;
-  const double fitting_rows = double(trial.rows) + (per_run_s - trial.rows_s) / trial.per_row_s;
-  const std::int64_t rows = std::int64_t(std::clamp(fitting_rows, double(trial.first_rows), double(m - 1)));
+  const std::int64_t rows = estimate_rows(trial, m, per_run_s);
   const GemmShape part{rows, p.shape.n, p.shape.k};
   const MatrixF a_rows = first_rows(p.a, rows);
   const MatrixF c_in = p.beta == 0.0f ? MatrixF(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN())
@@ -612,11 +611,17 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
       const Backend* b = order[row];
       const BackendInfo& info = b->info();
       const std::vector<double> demands_left(demands.begin() + std::ptrdiff_t(row), demands.end());
+      const auto trial = trials.find(b);
+      double floor_s = kMinimumRowSeconds;
+      if (trial != trials.end()) {
+        const double one_run_s = kRunMargin * (trial->second.run_s(shape.m) + trial->second.flush_s) +
+                                 planned_partners_s(b);
+        if (one_run_s <= kOneRunFloorSeconds) floor_s = std::max(floor_s, one_run_s);
+      }
       const double row_budget_s = std::min(
           options.time_limit_s,
-          std::max(kMinimumRowSeconds, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline)))));
+          std::max(floor_s, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline)))));
       report(info.name, shape, false, row_budget_s);
-      const auto trial = trials.find(b);
       const RowPlan plan{after(row_budget_s),
                          trial == trials.end() ? std::nullopt : std::optional<Trial>(trial->second),
                          planned_partners_s(b)};
