@@ -239,6 +239,9 @@ TEST_CASE("an estimate's rows follow the trial's slope, at most 8 times its larg
   CHECK(estimate_rows(trial, 2048, 4.0) == 32);     // 400 would fit by the slope: capped at 8 x 4
   CHECK(estimate_rows(trial, 2048, 0.001) == 2);    // never fewer than the trial's first rows
   CHECK(estimate_rows(trial, 20, 4.0) == 19);       // never all of C
+  trial.superlinear = true;                         // cost per row still rising: time as rows squared
+  CHECK(trial.run_s(40) == doctest::Approx(0.04 * 100));
+  CHECK(estimate_rows(trial, 2048, 0.36) == 12);    // 3x the rows for 9x the time
 }
 
 TEST_CASE("run_benchmarks stays within its budget and gives every row a figure") {

@@ -1,6 +1,7 @@
 #include "budget.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace matcompare {
 
@@ -14,7 +15,8 @@ double demand_s(const Trial& trial, std::int64_t m, double partners_s, const Ben
 }
 
 std::int64_t estimate_rows(const Trial& trial, std::int64_t m, double per_run_s) {
-  const double fitting = double(trial.rows) + (per_run_s - trial.rows_s) / trial.per_row_s;
+  const double fitting = trial.superlinear ? double(trial.rows) * std::sqrt(std::max(0.0, per_run_s) / trial.rows_s)
+                                           : double(trial.rows) + (per_run_s - trial.rows_s) / trial.per_row_s;
   // A step that walks columns costs more per row as its rows outgrow the caches (cpu/loop-jki on 2 cores: 4.7 ms
   // per row over the trial's few, 61 ms over 300): sized by the slope alone it once ran 18 s in a 4.4 s share,
   // leaving the rows after it 0.05 s.

@@ -16,9 +16,13 @@ struct Trial {
   std::int64_t rows = 0;        // rows of the largest trial; M when it covered the whole problem (then exact)
   double rows_s = 0;            // and its time
   double per_row_s = 0;         // the slope between the two (0 when exact)
+  bool superlinear = false;     // the cost per row still rose at the largest trial: time grows as rows squared
   double flush_s = 0;           // one cache flush on the backend's device, when the options flush
   double spent_s = 0;           // the trial's own wall time
-  double run_s(std::int64_t m) const { return rows_s + per_row_s * double(m - rows); }
+  double run_s(std::int64_t m) const {
+    const double scale = double(m) / double(rows);
+    return superlinear ? rows_s * scale * scale : rows_s + per_row_s * double(m - rows);
+  }
 };
 
 // Seconds the measurement the options ask for should take: a verification run, compute samples paired with

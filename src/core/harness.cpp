@@ -172,10 +172,14 @@ double cost_per_row(std::int64_t few_rows, double few_s, std::int64_t more_rows,
 }
 
 // Times a few rows of C. Two trials at least fit a fixed cost and a cost per row: they start near 2e7 flops and
-// grow 8x until the latest lasts 20 ms, or until one covers the whole problem (then it is exact). A first trial
-// that already lasts 20 ms grows only 2x: on 16 cores a single-threaded step's first trial is 16 rows, and 8x that
-// took 7 s of a 50 s budget per slow step.
+// grow 8x until the latest lasts 20 ms, or until one covers the whole problem (then it is exact). A trial that
+// already lasts 20 ms grows only 2x: on 16 cores a single-threaded step's first trial is 16 rows, and 8x that took
+// 7 s of a 50 s budget per slow step. While the cost per row still rises (a step that walks columns: its rows
+// outgrow the caches) the trials go on doubling for up to kTrialRisingS; if it still rises then, the trial says so
+// and its run time is taken as growing with the square of the rows.
 constexpr double kTrialSingleRunS = 0.05;
+constexpr double kTrialRisingS = 0.5;
+constexpr double kRisingCostPerRow = 1.3;
 
 Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
   const auto started = Clock::now();
@@ -202,10 +206,13 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
       t = std::min(t, seconds_since(t0));
     }
     if (!previous_rows) trial.first_s = t;
+    const bool rising = previous_rows && t / double(rows) > kRisingCostPerRow * trial.rows_s / double(trial.rows);
     trial.rows = rows;
     trial.rows_s = t;
     const bool exact = rows == s.m;
-    if (exact || (t >= 0.02 && previous_rows)) {
+    const bool settled = previous_rows && t >= 0.02 && (!rising || seconds_since(started) >= kTrialRisingS);
+    if (exact || settled) {
+      trial.superlinear = !exact && rising;
       trial.per_row_s = exact ? 0.0 : cost_per_row(trial.first_rows, trial.first_s, rows, t);
       if (o.flush_cache) {
         const auto flush_start = Clock::now();
