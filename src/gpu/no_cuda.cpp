@@ -34,8 +34,6 @@ int cublasxt_block_dim() { return 0; }
 
 std::string cublasmp_description() { return kReason; }
 
-int run_cublasmp_worker(int, char**) { throw std::runtime_error(kReason); }
-
 void select_device(int) { throw std::runtime_error(kReason); }
 
 std::optional<GpuContext> describe_device(std::string& why_not) {

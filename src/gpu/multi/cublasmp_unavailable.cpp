@@ -1,6 +1,5 @@
-// Compiled instead of the cuBLASMp sources when CMake found no cuBLASMp (an optional dependency, see README):
-// the row still exists and says why it cannot run, and how to get it.
-#include <stdexcept>
+// gpu/cublasmp-fp32 as it stands: the row, its place in the registry and CMake's search for cuBLASMp and NCCL
+// exist, the worker processes (one per GPU, block-cyclic A, B, C) that would run it do not yet, so it says so.
 #include <utility>
 
 #include "../../core/unavailable_backend.hpp"
@@ -10,8 +9,8 @@ namespace matcompare::gpu {
 namespace {
 
 constexpr const char* kReason =
-    "built without cuBLASMp (pip install nvidia-cublasmp-cu13, then configure with -DCUBLASMP_ROOT=... or let CMake "
-    "find it in python's site-packages; see README)";
+    "not implemented yet: the per-GPU worker processes that run cuBLASMp are the open part of issue 10 (CMake "
+    "already finds cuBLASMp and NCCL, see README)";
 
 }  // namespace
 
@@ -22,7 +21,5 @@ std::unique_ptr<Backend> make_cublasmp_backend(BackendInfo info) {
 }
 
 std::string cublasmp_description() { return kReason; }
-
-int run_cublasmp_worker(int, char**) { throw std::runtime_error(kReason); }
 
 }  // namespace matcompare::gpu

@@ -12,7 +12,7 @@ namespace matcompare::gpu {
 // cuBLASXt SGEMM on every GPU of selected_gpus(), on matrices in host memory.
 std::unique_ptr<Backend> make_cublasxt_backend(BackendInfo info);
 
-// cuBLASMp SGEMM, A, B and C block-cyclic over one worker process per GPU of selected_gpus().
+// cuBLASMp SGEMM over one process per GPU of selected_gpus() (not implemented yet: the row says so).
 std::unique_ptr<Backend> make_cublasmp_backend(BackendInfo info);
 
 // The edge of cuBLASXt's square tiles: MATCOMPARE_CUBLASXT_BLOCK_DIM when set, else the tuned default.
@@ -20,13 +20,7 @@ std::unique_ptr<Backend> make_cublasmp_backend(BackendInfo info);
 int cublasxt_block_dim();
 constexpr const char* kCublasXtBlockDimVariable = "MATCOMPARE_CUBLASXT_BLOCK_DIM";
 
-// "cuBLASMp 0.7.0 over NCCL 2.28.9", or why cuBLASMp rows are unavailable.
+// Why the cuBLASMp row is unavailable in this build.
 std::string cublasmp_description();
-
-// The first argument that makes the CLI a cuBLASMp worker instead of a run (see run_cublasmp_worker).
-constexpr const char* kCublasMpWorkerFlag = "--cublasmp-worker";
-// A worker's whole life, called by the CLI when argv[1] is kCublasMpWorkerFlag: joins the NCCL communicator,
-// computes its block-cyclic part of C on its GPU as the parent asks, and returns the exit status.
-int run_cublasmp_worker(int argc, char** argv);
 
 }  // namespace matcompare::gpu
