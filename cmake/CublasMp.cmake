@@ -6,7 +6,6 @@
 set(CUBLASMP_ROOT "" CACHE PATH "cuBLASMp install or wheel folder (holding include/cublasmp.h and lib/)")
 set(NCCL_ROOT "" CACHE PATH "NCCL install or wheel folder (holding include/nccl.h and lib/)")
 set(NVSHMEM_ROOT "" CACHE PATH "NVSHMEM install or wheel folder (holding lib/libnvshmem_host.so*)")
-set(MATCOMPARE_HAVE_CUBLASMP OFF)
 
 set(_site_dirs "")
 find_program(_matcompare_python3 NAMES python3 NO_CACHE)
@@ -53,6 +52,14 @@ if(CUBLASMP_INCLUDE_DIR AND CUBLASMP_LIBRARY AND NCCL_INCLUDE_DIR AND NCCL_LIBRA
   # The wheels' folders are not in ld.so.conf: every binary that links matcompare finds them by its run path.
   list(REMOVE_DUPLICATES _cublasmp_runtime_dirs)
   set(MATCOMPARE_CUBLASMP_RUNTIME_DIRS ${_cublasmp_runtime_dirs})
+  # Its version, for the context: the header's CUBLASMP_VER_* numbers.
+  file(STRINGS ${CUBLASMP_INCLUDE_DIR}/cublasmp.h _cublasmp_version_lines REGEX "#define CUBLASMP_VER_(MAJOR|MINOR|PATCH) ")
+  set(_cublasmp_version_parts "")
+  foreach(line IN LISTS _cublasmp_version_lines)
+    string(REGEX REPLACE ".*CUBLASMP_VER_[A-Z]+ +([0-9]+).*" "\\1" _part "${line}")
+    list(APPEND _cublasmp_version_parts ${_part})
+  endforeach()
+  list(JOIN _cublasmp_version_parts "." MATCOMPARE_CUBLASMP_VERSION)
   message(STATUS "matcompare: cuBLASMp ON (${CUBLASMP_LIBRARY}; NCCL ${NCCL_LIBRARY}"
                  "${NVSHMEM_HOST_LIBRARY})")
 else()

@@ -12,7 +12,8 @@ namespace matcompare::gpu {
 // cuBLASXt SGEMM on every GPU of selected_gpus(), on matrices in host memory.
 std::unique_ptr<Backend> make_cublasxt_backend(BackendInfo info);
 
-// cuBLASMp SGEMM over one process per GPU of selected_gpus() (not implemented yet: the row says so).
+// cuBLASMp SGEMM over one worker process per GPU of selected_gpus() (cublasmp.cpp); unavailable, with the reason,
+// where its worker was not built (no cuBLASMp or NCCL at configure time) or no GPU can run.
 std::unique_ptr<Backend> make_cublasmp_backend(BackendInfo info);
 
 // The edge of cuBLASXt's square tiles: MATCOMPARE_CUBLASXT_BLOCK_DIM when set, else the tuned default.
@@ -20,7 +21,7 @@ std::unique_ptr<Backend> make_cublasmp_backend(BackendInfo info);
 int cublasxt_block_dim();
 constexpr const char* kCublasXtBlockDimVariable = "MATCOMPARE_CUBLASXT_BLOCK_DIM";
 
-// Why the cuBLASMp row is unavailable in this build.
+// cuBLASMp's version, worker and block rule for the context, or why the row is unavailable.
 std::string cublasmp_description();
 
 }  // namespace matcompare::gpu
