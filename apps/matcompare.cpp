@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
                "with the vendor libraries (time, GFLOP/s, error against a float64 reference)."};
   app.set_version_flag("--version", std::string("matcompare ") + matcompare::version());
 
-  std::string sizes, ms, ns, ks, filter, format_name = "table", out_file, values_name = "uniform";
+  std::string sizes, ms, ns, ks, filter, format_name = "table", out_file, values_name = "uniform", devices;
   bool all = false, list = false, no_flush = false;
   double alpha = 1.0, beta = 0.0;
   std::uint64_t seed = 42;
@@ -130,7 +130,11 @@ int main(int argc, char** argv) {
                  "reals-1-100 (seed 003's error experiment)");
   app.add_option("--threads", threads, "CPU threads for OpenMP and OpenBLAS (default: one per logical core)")
       ->check(CLI::Range(0, 4096));
-  app.add_option("--device", device, "GPU to use (default 0)")->check(CLI::NonNegativeNumber);
+  app.add_option("--device", device, "GPU to use (default 0; with --devices, the first of them)")
+      ->check(CLI::NonNegativeNumber);
+  const CLI::Option* devices_option = app.add_option("--devices", devices,
+                 "GPUs the multi-GPU rows (gpu/cublasxt-fp32, gpu/cublasmp-fp32) run on: a list like 0,1 or all "
+                 "(default: the --device GPU alone)");
   app.add_option("--repetitions", options.repetitions, "at least this many timed samples (default 5)")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--min-time", options.min_time_s, "at least this many seconds of timed work per measurement (default 0.25)")
@@ -181,6 +185,7 @@ int main(int argc, char** argv) {
     const auto shapes = parse_shapes(sizes, ms, ns, ks);
     options.budget_s = matcompare::run_budget_s(options, shapes.size());  // the context records what was used
     OutputFile output(out_file);  // an unwritable --out fails now, not after the run
+    if (devices_option->count() > 0) matcompare::select_gpus(matcompare::parse_device_list(devices, matcompare::gpu_count()));
     if (device >= 0) matcompare::select_gpu(device);
     matcompare::set_threads(threads);
     options.alpha = float(alpha);

@@ -6,6 +6,10 @@ install(TARGETS matcompare matcompare_cli
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The cuBLASMp worker goes beside the CLI, where the library looks for it.
+if(TARGET matcompare_mp_worker)
+  install(TARGETS matcompare_mp_worker RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 install(DIRECTORY include/matcompare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES report/make_report.py DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare)
 install(DIRECTORY report/matcompare_report DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare

@@ -14,7 +14,7 @@ import os
 import signal
 import sys
 
-from matcompare_report import seeds, tables
+from matcompare_report import scaling, seeds, tables
 from matcompare_report.runs import InputError, group_machines, load_runs
 
 EXIT_BAD_INPUT = 2
@@ -63,7 +63,8 @@ def make_report(files, out_dir):
     machines = group_machines(runs)
     seeds.check_seed_mapping(machines)
     lines = (tables.header_section(runs, machines) + tables.machines_section(machines)
-             + tables.overview_section(machines) + tables.fast_path_section(machines) + seeds.seeds_section(machines)
+             + tables.overview_section(machines) + tables.fast_path_section(machines)
+             + scaling.scaling_section(machines) + seeds.seeds_section(machines)
              + plots.plots_section(machines, out_dir))
     write_text(os.path.join(out_dir, "README.md"), "\n".join(lines).rstrip("\n") + "\n")
 

@@ -30,11 +30,13 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-// Runs the CLI as a user would, capturing stdout and stderr separately.
-Outcome run_cli(const std::string& args) {
+// Runs the CLI as a user would, capturing stdout and stderr separately; `environment` ("NAME=value ...") is set
+// for it alone.
+Outcome run_cli(const std::string& args, const std::string& environment = "") {
   static int counter = 0;
   const std::string base = "cli_test_" + std::to_string(++counter);
-  const std::string command = std::string(MATCOMPARE_CLI) + " " + args + " >" + base + ".out 2>" + base + ".err";
+  const std::string command = (environment.empty() ? "" : "env " + environment + " ") + std::string(MATCOMPARE_CLI) +
+                              " " + args + " >" + base + ".out 2>" + base + ".err";
   const int status = std::system(command.c_str());
   Outcome o;
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -89,7 +91,8 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
                             "--time-limit 5");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
   const auto j = nlohmann::json::parse(o.out);
-  for (const char* key : {"hostname", "cpu_model", "openblas", "gpu", "git_commit", "command_line", "timestamp_utc"})
+  for (const char* key : {"hostname", "cpu_model", "openblas", "gpu", "gpus", "multi_gpu_devices", "cublasxt_block_dim",
+                          "cublasmp", "git_commit", "command_line", "timestamp_utc"})
     CHECK_MESSAGE(j["context"].contains(key), key);
   int ran = 0;
   for (const auto& r : j["results"]) {
@@ -98,7 +101,9 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
                             "total_min_ms", "total_samples", "gflops", "vs_vendor", "vs_vendor_q1", "vs_vendor_q3",
                             "vs_vendor_pairs", "vs_precision_vendor",
                             "estimated_run_s", "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s",
-                            "spent_s", "max_abs_error", "sum_abs_error", "rel_error", "blas_ratio", "passed"})
+                            "spent_s", "max_abs_error", "sum_abs_error", "rel_error", "blas_ratio", "passed",
+                            "verified_rows", "verification_sample", "devices", "speedup", "efficiency",
+                            "speedup_basis"})
       CHECK_MESSAGE(r.contains(key), key);
     CHECK(r["m"] == 127);
     CHECK(r["n"] == 253);
@@ -110,6 +115,8 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
       CHECK_MESSAGE(r["passed"] == true, r["backend"]);
       CHECK(r["gflops"].get<double>() > 0);
       CHECK(r["total_ms"].get<double>() > 0);
+      CHECK(r["verified_rows"] == 127);  // a full reference: every row of C checked
+      CHECK(r["verification_sample"].is_null());
     } else {
       CHECK_MESSAGE(r["status"] != "failed", r["backend"], ": ", r["reason"]);
     }
@@ -190,7 +197,9 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
                            "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
                            "--time-limit abc", "--alpha nan", "--beta 1e40", "--threads 100000",
                            "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x",
-                           "--size 8 --values gaussian", "--budget 0", "--budget abc", "--budget -3"}) {
+                           "--size 8 --values gaussian", "--budget 0", "--budget abc", "--budget -3",
+                           "--size 8 --devices 0,0", "--size 8 --devices 64", "--size 8 --devices x",
+                           "--size 8 --devices 0,", "--size 8 --devices ''"}) {
     const Outcome o = run_cli(args);
     INFO("args: ", args, "\nstderr: ", o.err);
     CHECK(o.exit_code == 2);
@@ -198,6 +207,22 @@ TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
     CHECK(count_lines(o.err) == 1);
     CHECK(o.err.rfind("matcompare: error: ", 0) == 0);
   }
+}
+
+TEST_CASE("a product too large for the host memory is refused before any allocation, and the limit can be set") {
+  // 0.01 GiB: a 1024 problem's operands and reference (about 40 MiB) no longer fit.
+  const Outcome refused = run_cli("--size 1024 --filter cpu/openblas", "MATCOMPARE_HOST_MEMORY_GIB=0.01");
+  INFO("stderr: ", refused.err);
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.out.empty());
+  CHECK(count_lines(refused.err) == 1);
+  CHECK(refused.err.find("GiB of host memory") != std::string::npos);
+  CHECK(refused.err.find("MATCOMPARE_HOST_MEMORY_GIB") != std::string::npos);
+  const Outcome bad = run_cli("--size 8 --filter cpu/openblas", "MATCOMPARE_HOST_MEMORY_GIB=lots");
+  CHECK(bad.exit_code == 2);
+  CHECK(count_lines(bad.err) == 1);
+  const Outcome fits = run_cli(std::string("--size 64 --filter cpu/openblas") + kQuick, "MATCOMPARE_HOST_MEMORY_GIB=0.01");
+  CHECK_MESSAGE(fits.exit_code == 0, fits.err);
 }
 
 TEST_CASE("matcompare report: a bad file is refused with one line naming the file and what is wrong, exit 2") {

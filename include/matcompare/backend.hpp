@@ -4,7 +4,9 @@
 // whole trip (upload, compute, download) can be timed too (seed 004: kernel vs total time).
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "matcompare/error_metrics.hpp"
 #include "matcompare/matrix.hpp"
@@ -29,6 +31,19 @@ struct BackendInfo {
   bool vendor = false;    // the row other rows on its device are compared with
   // The vendor row of its precision on its device (cuBLAS TF32 for TF32 rows); every vendor row is one too.
   bool precision_vendor = false;
+  // Runs on every GPU of selected_gpus() at once (cuBLASXt, cuBLASMp); its result says how many and its speedup
+  // over the single-GPU vendor.
+  bool multi_gpu = false;
+  // Computes on matrices in host memory, moving tiles to the GPUs itself (cuBLASXt): its compute time is end to
+  // end by nature, and upload() keeps references to A and B instead of copying them.
+  bool host_resident = false;
+};
+
+// Thrown by Backend::prepare when a shape does not fit the device (its memory, its index range): the row is
+// reported unavailable with this message, since no run on this machine could give it a figure.
+class ResourceLimit : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
 };
 
 struct Availability {
@@ -49,7 +64,8 @@ class Stopwatch {
 class Workspace {
  public:
   virtual ~Workspace() = default;
-  // Copies A and B in.
+  // Copies A and B in; a host-resident backend (BackendInfo::host_resident) keeps references to them instead,
+  // so they must outlive the workspace's computations.
   virtual void upload(const MatrixF& a, const MatrixF& b) = 0;
   // Copies C in. Only needed when β ≠ 0: with β = 0, C is output only.
   virtual void set_output(const MatrixF& c) = 0;
@@ -57,6 +73,12 @@ class Workspace {
   virtual void compute(float alpha, float beta) = 0;
   // Copies the resident C out into c, which must have the workspace's shape.
   virtual void download(MatrixF& c) = 0;
+  // Fills the resident C with NaN, so that a β = 0 run that reads C or leaves an element unwritten shows. The
+  // default uploads a NaN matrix of `shape`; workspaces override it to avoid that host copy.
+  virtual void poison_output(const GemmShape& shape);
+  // Copies the given rows of the resident C into out (rows.size() x N). The default downloads all of C;
+  // workspaces override it so a problem verified on a sample of rows never needs a host copy of C.
+  virtual void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out);
   virtual void flush_cache() = 0;                // evicts the inputs from the last-level cache
   virtual void synchronize() = 0;                // waits for all issued work
   virtual std::unique_ptr<Stopwatch> stopwatch() = 0;

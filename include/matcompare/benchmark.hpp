@@ -33,7 +33,18 @@ struct BenchmarkOptions {
   double budget_s = 0;
   bool flush_cache = true;    // evict caches between samples
   InputValues input_values = InputValues::uniform;
+  // Problems of more flops are verified on kSampledRows rows of C (sampled_rows): a full float64 reference of
+  // them would take minutes and several times the memory of the problem itself.
+  double full_reference_max_flops = 1e13;
 };
+
+// Rows of C checked when a problem is verified on a sample.
+constexpr std::int64_t kSampledRows = 64;
+// The rows of an M-row C that a sampled verification checks: kSampledRows (or all M when fewer) spread evenly
+// from the first to the last, row floor(s*(M-1)/(S-1)) for s = 0..S-1, so every band of C and its last row is hit.
+std::vector<std::int64_t> sampled_rows(std::int64_t m);
+// "64 rows of 131072, evenly spread from row 0 to row 131071 (floor(s*(M-1)/63))"
+std::string describe_sample(std::int64_t rows, std::int64_t m);
 
 constexpr double kDefaultBudgetPerShape = 50;  // seconds
 // The budget run_benchmarks spends on `shape_count` shapes: budget_s, or its default when 0.
@@ -77,14 +88,24 @@ struct BenchmarkResult {
   double spent_s = 0;         // and took, its planning trial included
   ErrorStats errors;
   bool verified = false;      // errors were measured
+  std::int64_t verified_rows = 0;  // rows of C the errors cover (all M unless sampled or estimated)
+  std::string verification_sample; // how they were chosen when the problem was verified on a sample, else ""
+  int devices = 0;            // GPUs the row used (0 on the CPU)
+  // Multi-GPU rows: the single-GPU vendor's time on the same shape in the same run over this row's time, on the
+  // basis named by speedup_basis ("end-to-end" for host-resident rows: the vendor's upload + compute + download
+  // against this row's time; "compute" otherwise); efficiency = speedup / devices. 0: not applicable or unknown.
+  double speedup = 0, efficiency = 0;
+  std::string speedup_basis;
 };
 
 // The inputs of one shape and their float64 reference.
 struct Problem {
   GemmShape shape;
   float alpha = 1, beta = 0;
-  MatrixF a, b, c;
-  Reference reference;
+  MatrixF a, b, c;            // c is empty when the problem is sampled and beta is 0 (it would never be read)
+  Reference reference;        // of every row of C, or of the rows in verified_rows only
+  std::vector<std::int64_t> verified_rows;  // empty: the reference covers all of C
+  bool sampled() const { return !verified_rows.empty(); }
 };
 // Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a
 // negative or non-finite min_time_s, a time_limit_s that is not positive and finite, a budget_s that is
@@ -92,10 +113,17 @@ struct Problem {
 // before any work.
 void check_options(const BenchmarkOptions& options);
 
-// Throws when the shape is empty or its problem would not fit in the host memory this process may use.
-void check_host_memory(const GemmShape& shape);
+// True when a problem of this shape is verified on sampled_rows instead of a full reference.
+bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options);
+// The host memory a measurement of this shape needs at its peak: operands, the reference (full, or of the
+// sampled rows) and the one C-sized buffer a workspace or a download needs.
+double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options);
+// Throws std::invalid_argument when the shape is empty, std::runtime_error when its problem would not fit in the
+// host memory (host_memory.hpp: MemTotal or the cgroup limit, or MATCOMPARE_HOST_MEMORY_GIB), before any
+// allocation.
+void check_host_memory(const GemmShape& shape, float beta = 0, const BenchmarkOptions& options = {});
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed,
-                     InputValues values = InputValues::uniform);
+                     InputValues values = InputValues::uniform, const BenchmarkOptions& options = {});
 
 struct Progress {
   std::string backend;

@@ -23,6 +23,7 @@ struct GpuContext {
   std::string runtime_version;
   std::string cublas_version;
   std::string cache_policy;
+  std::string pci_bus_id;           // e.g. "0000:18:00.0"; in the list of every GPU
 };
 
 struct RunContext {
@@ -44,6 +45,10 @@ struct RunContext {
   std::string thread_waits;         // thread_wait_settings()
   std::optional<GpuContext> gpu;
   std::string gpu_unavailable_reason;
+  std::vector<GpuContext> gpus;     // every GPU this process sees (static properties)
+  std::vector<int> multi_gpu_devices;  // the GPUs multi-GPU rows ran on (--devices)
+  int cublasxt_block_dim = 0;       // cuBLASXt's tile edge (0 without CUDA)
+  std::string cublasmp;             // cuBLASMp's version, or why it is unavailable
   BenchmarkOptions options;         // how every result of the run was measured
   std::string command_line;
   std::string timestamp_utc;
@@ -53,6 +58,21 @@ const char* version();
 
 // Makes GPU `index` the one GPU backends use; throws std::runtime_error when it does not exist.
 void select_gpu(int index);
+
+// GPUs this process sees: 0 without CUDA, a driver or a device.
+int gpu_count();
+
+// The GPUs of --devices: "all" (every one of `gpu_count`), or a comma-separated list of indices like "0,1".
+// Pure, so it is testable without GPUs. Throws std::invalid_argument naming the problem: an empty list or item,
+// an index that is not a number or does not exist, one listed twice, or "all" on a machine without GPUs.
+std::vector<int> parse_device_list(const std::string& text, int gpu_count);
+
+// Makes multi-GPU backends run on these GPUs and the first the single-GPU backends' device. Throws
+// std::invalid_argument for an empty list, a duplicate or a GPU that does not exist.
+void select_gpus(const std::vector<int>& devices);
+
+// The GPUs multi-GPU backends run on: select_gpus's list, by default the single-GPU backends' device alone.
+std::vector<int> selected_gpus();
 
 // OpenBLAS picks its kernels when it loads; an OpenBLAS older than the CPU falls back to a generic
 // core (Prescott) and runs several times slower. Returns the OPENBLAS_CORETYPE to restart with

@@ -3,6 +3,7 @@
 // (Σ|x−ref| from seed 003, max |x−ref| from seed 000) plus two that scale with the problem.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "matcompare/matrix.hpp"
 
@@ -39,6 +40,12 @@ struct Reference {
 
 // Computes the reference with OpenBLAS dgemm (once per shape and inputs).
 Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c);
+
+// The reference of the given rows of C only (rows.size() x N), without a float64 copy of A or B: B is
+// converted a panel of columns at a time. For problems too large for a full reference. c may be empty when
+// beta is 0.
+Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
+                                 const std::vector<std::int64_t>& rows);
 
 // Throws std::invalid_argument when the shapes differ.
 ErrorStats compare_to_reference(const MatrixF& result, const Reference& ref, Precision precision);

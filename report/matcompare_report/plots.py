@@ -10,6 +10,7 @@ from matplotlib.ticker import NullLocator  # noqa: E402
 
 from .markdown import fmt_ratio  # noqa: E402
 from .runs import gflops_of, is_estimate, is_ok, positive  # noqa: E402
+from .scaling import plot_scaling  # noqa: E402
 
 # The sizes that get a × vendor bar chart, each only when measured.
 BAR_CHART_SIZES = (2048, 4096)
@@ -116,6 +117,9 @@ def plots_section(machines, out_dir):
             name = plot_vs_vendor(machine, size, out_dir)
             if name:
                 made.append((f"{machine.label}: × vendor at {size}", name))
+        name = plot_scaling(machine, out_dir, plt, save_figure)
+        if name:
+            made.append((f"{machine.label}: speedup of the multi-GPU rows over one GPU", name))
         lines += [f"![{alt}]({name})\n" for alt, name in made] or ["No successful measurements to plot.", ""]
     return lines
 

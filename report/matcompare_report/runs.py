@@ -19,8 +19,8 @@ MAX_EXTENT = 2**31 - 1  # the largest M, N or K the CLI accepts
 NUMBER_FIELDS = ("alpha", "beta", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms",
                  "total_samples", "gflops", "vs_vendor", "vs_precision_vendor", "estimated_run_s", "estimate_rows",
                  "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error", "sum_abs_error",
-                 "rel_error", "blas_ratio")
-TEXT_FIELDS = ("device", "seed", "idea", "precision", "reason")
+                 "rel_error", "blas_ratio", "devices", "speedup", "efficiency", "verified_rows")
+TEXT_FIELDS = ("device", "seed", "idea", "precision", "reason", "speedup_basis", "verification_sample")
 FLAG_FIELDS = ("vendor", "passed")
 CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line", "input_values")
 # What the inputs were drawn from (`matcompare --values`); files older than the option drew them uniformly.
@@ -212,6 +212,9 @@ class Machine:
         self.rows_by_values = {}
         self.backends = []    # in matcompare's registry order
         self.latest_row = {}  # backend -> its row from the newest run, for device and precision
+        # (backend, GPUs, m, n, k) -> row of a multi-GPU backend (one with speedup_basis): runs with different
+        # --devices are all kept, so the scaling section sees every GPU count.
+        self.scaling_rows = {}
         self.number = 0
         self.slug = ""
 
@@ -225,6 +228,8 @@ class Machine:
             # Runs arrive oldest first, so a repeated backend and shape keeps the newer row.
             rows[(backend,) + shape] = row
             self.latest_row[backend] = row
+            if values == UNIFORM and row.get("speedup_basis") and is_number(row.get("devices")):
+                self.scaling_rows[(backend, row["devices"]) + shape] = row
             if backend not in sequence:
                 sequence.append(backend)
         merge_order(self.backends, sequence)

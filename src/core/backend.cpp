@@ -1,5 +1,7 @@
 #include "matcompare/backend.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -20,6 +22,19 @@ GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c
     throw std::invalid_argument("gemm shapes do not match: A is " + dims(a) + ", B is " + dims(b) + ", C is " +
                                 dims(c) + " (need MxK, KxN, MxN)");
   return {std::int64_t(a.rows()), std::int64_t(b.cols()), std::int64_t(a.cols())};
+}
+
+void Workspace::poison_output(const GemmShape& shape) {
+  set_output(MatrixF(std::size_t(shape.m), std::size_t(shape.n), std::numeric_limits<float>::quiet_NaN()));
+}
+
+void Workspace::download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) {
+  if (out.rows() != rows.size() || std::int64_t(out.cols()) != shape.n)
+    throw std::invalid_argument("download_rows: the target must have one row per requested row and N columns");
+  MatrixF all(std::size_t(shape.m), std::size_t(shape.n));
+  download(all);
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    std::copy_n(&all(std::size_t(rows[i]), 0), std::size_t(shape.n), &out(i, 0));
 }
 
 void Backend::gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) const {

@@ -2,6 +2,7 @@
 
 #include <cblas.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,53 @@ Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, flo
   for (std::size_t i = 0; i < b64.size(); ++i) b64.data()[i] = std::fabs(b64.data()[i]);
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, std::fabs(double(alpha)), a64.data(), k,
               b64.data(), n, std::fabs(double(beta)), ref.scale.data(), n);
+  return ref;
+}
+
+Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
+                                 const std::vector<std::int64_t>& rows) {
+  if (a.empty() || b.empty() || a.cols() != b.rows() || rows.empty() ||
+      (beta != 0.0f && (c.rows() != a.rows() || c.cols() != b.cols())))
+    throw std::invalid_argument("reference of rows needs M, N, K >= 1, matching shapes and at least one row");
+  const std::size_t n = b.cols(), k = a.cols(), s = rows.size();
+  for (std::int64_t row : rows)
+    if (row < 0 || std::size_t(row) >= a.rows())
+      throw std::invalid_argument("reference row " + std::to_string(row) + " is outside A's " +
+                                  std::to_string(a.rows()) + " rows");
+  Reference ref;
+  ref.k = std::int64_t(k);
+  ref.value = MatrixD(s, n);
+  ref.scale = MatrixD(s, n);
+  MatrixD a_rows(s, k), a_abs(s, k);
+  for (std::size_t i = 0; i < s; ++i)
+    for (std::size_t p = 0; p < k; ++p) {
+      a_rows(i, p) = a(std::size_t(rows[i]), p);
+      a_abs(i, p) = std::fabs(a_rows(i, p));
+    }
+  if (beta != 0.0f)
+    for (std::size_t i = 0; i < s; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        ref.value(i, j) = double(beta) * c(std::size_t(rows[i]), j);
+        ref.scale(i, j) = std::fabs(double(beta)) * std::fabs(c(std::size_t(rows[i]), j));
+      }
+  // A panel of B's columns in float64 at a time: K x 256 doubles, where a float64 copy of B could be 128 GiB.
+  constexpr std::size_t kPanel = 256;
+  MatrixD panel(k, std::min(kPanel, n)), panel_abs(k, std::min(kPanel, n));
+  for (std::size_t j0 = 0; j0 < n; j0 += kPanel) {
+    const std::size_t width = std::min(kPanel, n - j0);
+#pragma omp parallel for schedule(static)
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < width; ++j) {
+        panel(p, j) = b(p, j0 + j);
+        panel_abs(p, j) = std::fabs(panel(p, j));
+      }
+    const auto rows_i = static_cast<blasint>(s), width_i = static_cast<blasint>(width), k_i = static_cast<blasint>(k);
+    const auto ld = static_cast<blasint>(panel.cols()), ldc = static_cast<blasint>(n);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows_i, width_i, k_i, alpha, a_rows.data(), k_i,
+                panel.data(), ld, 1.0, ref.value.data() + j0, ldc);
+    cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rows_i, width_i, k_i, std::fabs(double(alpha)),
+                a_abs.data(), k_i, panel_abs.data(), ld, 1.0, ref.scale.data() + j0, ldc);
+  }
   return ref;
 }
 

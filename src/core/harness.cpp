@@ -4,7 +4,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -14,8 +13,10 @@
 #include <string>
 
 #include "matcompare/benchmark.hpp"
+#include "matcompare/context.hpp"
 #include "matcompare/registry.hpp"
 #include "budget.hpp"
+#include "host_memory.hpp"
 
 namespace matcompare {
 namespace {
@@ -37,22 +38,6 @@ std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t 
   x ^= x >> 31;
   x *= 0x94D049BB133111EBull;
   return x ^ (x >> 29);
-}
-
-// MemAvailable, lowered to the cgroup's limit when a container sets one.
-double available_host_bytes() {
-  double available = std::numeric_limits<double>::infinity();
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  double kib = 0;
-  while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") available = kib * 1024.0;
-  std::ifstream limit_file("/sys/fs/cgroup/memory.max"), usage_file("/sys/fs/cgroup/memory.current");
-  std::string limit;
-  double usage = 0;
-  if (limit_file >> limit && limit != "max" && usage_file >> usage)
-    available = std::min(available, std::stod(limit) - usage);
-  return available;
 }
 
 template <typename T>
@@ -127,13 +112,18 @@ struct Timed {
   std::unique_ptr<Workspace> ws;
   std::unique_ptr<Stopwatch> watch;
 
-  Timed(const Backend& backend, const GemmShape& shape, const MatrixF& a, const MatrixF& b, const MatrixF& c_in)
+  // With β = 0 C is poisoned: NaN there makes any read of it, or any element left unwritten, show in the result.
+  Timed(const Backend& backend, const GemmShape& shape, const MatrixF& a, const MatrixF& b, const MatrixF& c_in,
+        float beta)
       : ws(backend.prepare(shape)) {
     ws->upload(a, b);
-    ws->set_output(c_in);
+    if (beta == 0.0f)
+      ws->poison_output(shape);
+    else
+      ws->set_output(c_in);
     watch = ws->stopwatch();
   }
-  Timed(const Backend& backend, const Problem& p, const MatrixF& c_in) : Timed(backend, p.shape, p.a, p.b, c_in) {}
+  Timed(const Backend& backend, const Problem& p) : Timed(backend, p.shape, p.a, p.b, p.c, p.beta) {}
   // One compute sample; resetting C and flushing the caches are outside the timed region.
   double compute_ms(float alpha, float beta, const MatrixF& c_in, const BenchmarkOptions& o) {
     if (beta != 0.0f) ws->set_output(c_in);
@@ -143,9 +133,7 @@ struct Timed {
     watch->stop();
     return watch->elapsed_ms();
   }
-  double compute_ms(const Problem& p, const MatrixF& c_in, const BenchmarkOptions& o) {
-    return compute_ms(p.alpha, p.beta, c_in, o);
-  }
+  double compute_ms(const Problem& p, const BenchmarkOptions& o) { return compute_ms(p.alpha, p.beta, p.c, o); }
 };
 
 // Vendor time / row time for each pair, summarized: median and quartiles.
@@ -193,8 +181,11 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
   std::int64_t previous_rows = 0;
   while (true) {
     auto ws = backend.prepare(GemmShape{rows, s.n, s.k});
-    ws->upload(rows == s.m ? p.a : first_rows(p.a, rows), p.b);
-    if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : first_rows(p.c, rows));
+    // Named, not temporaries: a host-resident workspace keeps references to its inputs.
+    const MatrixF a_part = rows == s.m ? MatrixF() : first_rows(p.a, rows);
+    ws->upload(rows == s.m ? p.a : a_part, p.b);
+    const MatrixF c_part = rows == s.m || p.beta == 0.0f ? MatrixF() : first_rows(p.c, rows);
+    if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : c_part);
     // Two runs, the faster counts: the first pays for module loading and library start-up, and a hiccup in
     // either would otherwise read as a cost per row (or a negative one). A first run of 50 ms or more is taken
     // alone: start-up is then a small part of it.
@@ -284,16 +275,29 @@ constexpr double kComputeShare = 0.75;
 
 // The full measurement: verification, then compute samples paired with the partners, then end-to-end samples,
 // each as many as fit before the deadline; the verification run is the one sample when no other fits.
+// The errors of the workspace's C against the problem's reference: every row, or the sampled ones (copied out
+// alone, so a sampled problem never needs a host copy of C).
+void verify(Workspace& ws, const Problem& p, BenchmarkResult& r) {
+  if (p.sampled()) {
+    MatrixF rows(p.verified_rows.size(), std::size_t(p.shape.n), std::numeric_limits<float>::quiet_NaN());
+    ws.download_rows(p.verified_rows, p.shape, rows);
+    r.errors = compare_to_reference(rows, p.reference, r.backend.precision);
+    r.verified_rows = std::int64_t(p.verified_rows.size());
+    r.verification_sample = describe_sample(r.verified_rows, p.shape.m);
+  } else {
+    MatrixF out(std::size_t(p.shape.m), std::size_t(p.shape.n), std::numeric_limits<float>::quiet_NaN());
+    ws.download(out);
+    r.errors = compare_to_reference(out, p.reference, r.backend.precision);
+    r.verified_rows = p.shape.m;
+  }
+  r.verified = true;
+}
+
 void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
                      const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r) {
-  // β = 0 promises C is not read: NaN there makes any read show in the result.
-  const MatrixF c_in = p.beta == 0.0f ? MatrixF(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
-  MatrixF out(p.shape.m, p.shape.n, std::numeric_limits<float>::quiet_NaN());
-  Timed row(backend, p, c_in);
-  const double verify_ms = row.compute_ms(p, c_in, o);
-  row.ws->download(out);
-  r.errors = compare_to_reference(out, p.reference, r.backend.precision);
-  r.verified = true;
+  Timed row(backend, p);
+  const double verify_ms = row.compute_ms(p, o);
+  verify(*row.ws, p, r);
   if (!r.errors.passed) {
     r.status = Status::failed;
     r.reason = verification_failure(r, p.shape.k);
@@ -303,10 +307,10 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   const double run_s = trial.run_s(p.shape.m) + trial.flush_s;
   const auto compute_deadline = after(std::max(0.0, seconds_until(deadline)) * kComputeShare);
   std::vector<Timed> others;
-  for (const Backend* partner : partners.distinct()) others.emplace_back(*partner, p, c_in);
+  for (const Backend* partner : partners.distinct()) others.emplace_back(*partner, p);
   std::vector<std::vector<double>> partner_ms(others.size());
   auto time_partners = [&] {
-    for (std::size_t i = 0; i < others.size(); ++i) partner_ms[i].push_back(others[i].compute_ms(p, c_in, o));
+    for (std::size_t i = 0; i < others.size(); ++i) partner_ms[i].push_back(others[i].compute_ms(p, o));
   };
   std::vector<double> row_ms;
   int round = 0;
@@ -314,7 +318,7 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
     // ABBA: whoever went second goes first next time, so a slope in time favours neither.
     const bool partners_first = round++ % 2 == 1;
     if (partners_first) time_partners();
-    const double t = row.compute_ms(p, c_in, o);
+    const double t = row.compute_ms(p, o);
     if (!partners_first) time_partners();
     row_ms.push_back(t);
     return t;
@@ -328,16 +332,21 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   }
   others.clear();
   set_ratios(r, partners, partner_ms, row_ms, true);
-  r.total = sample(o, deadline, run_s, [&] {
-    if (o.flush_cache) row.ws->flush_cache();
-    row.ws->synchronize();
-    const auto start = Clock::now();
-    row.ws->upload(p.a, p.b);
-    if (p.beta != 0.0f) row.ws->set_output(c_in);
-    row.ws->compute(p.alpha, p.beta);
-    row.ws->download(out);
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-  });
+  if (backend.info().host_resident) {
+    r.total = r.compute;  // its compute already moves the host matrices in and C out
+  } else {
+    MatrixF out(std::size_t(p.shape.m), std::size_t(p.shape.n));
+    r.total = sample(o, deadline, run_s, [&] {
+      if (o.flush_cache) row.ws->flush_cache();
+      row.ws->synchronize();
+      const auto start = Clock::now();
+      row.ws->upload(p.a, p.b);
+      if (p.beta != 0.0f) row.ws->set_output(p.c);
+      row.ws->compute(p.alpha, p.beta);
+      row.ws->download(out);
+      return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    });
+  }
   r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
   r.status = Status::ok;
   if (r.compute.samples < o.repetitions || r.total.samples < o.repetitions)
@@ -357,19 +366,19 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
   const std::int64_t rows = estimate_rows(trial, m, per_run_s);
   const GemmShape part{rows, p.shape.n, p.shape.k};
   const MatrixF a_rows = first_rows(p.a, rows);
-  const MatrixF c_in = p.beta == 0.0f ? MatrixF(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN())
-                                      : first_rows(p.c, rows);
+  const MatrixF c_in = p.beta == 0.0f ? MatrixF() : first_rows(p.c, rows);
   Reference reference;
   reference.value = first_rows(p.reference.value, rows);
   reference.scale = first_rows(p.reference.scale, rows);
   reference.k = p.reference.k;
 
-  Timed subset(backend, part, a_rows, p.b, c_in);
+  Timed subset(backend, part, a_rows, p.b, c_in, p.beta);
   MatrixF out(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN());
   std::vector<double> subset_ms{subset.compute_ms(p.alpha, p.beta, c_in, o)};
   subset.ws->download(out);
   r.errors = compare_to_reference(out, reference, r.backend.precision);
   r.verified = true;
+  r.verified_rows = rows;
   r.estimate_rows = rows;
   if (!r.errors.passed) {
     r.status = Status::failed;
@@ -400,14 +409,13 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
              format(": one full run, ~%.3g s, does not fit", estimate_ms / 1e3) +
              format(" its budget of %.3g s", r.budget_s);
 
-  const MatrixF full_c_in = p.beta == 0.0f ? MatrixF(m, p.shape.n, std::numeric_limits<float>::quiet_NaN()) : p.c;
   std::vector<std::vector<double>> partner_ms;
   for (const Backend* partner : partners.distinct()) {
-    Timed vendor(*partner, p, full_c_in);
-    partner_ms.push_back({vendor.compute_ms(p, full_c_in, o)});
+    Timed vendor(*partner, p);
+    partner_ms.push_back({vendor.compute_ms(p, o)});
     // The first run on fresh storage pays for touching it: a second one where it fits.
     if (seconds_until(deadline) >= partner_ms.back().front() / 1e3)
-      partner_ms.back().push_back(vendor.compute_ms(p, full_c_in, o));
+      partner_ms.back().push_back(vendor.compute_ms(p, o));
   }
   set_ratios(r, partners, partner_ms, {estimate_ms}, false);
 }
@@ -419,6 +427,23 @@ struct RowPlan {
   double partners_run_s = 0;    // one compute sample of every partner, flush included, as far as known
 };
 
+// How many GPUs the row uses, and what a multi-GPU row's speedup will compare.
+void set_devices(BenchmarkResult& r) {
+  if (r.backend.device == DeviceKind::gpu) r.devices = r.backend.multi_gpu ? int(selected_gpus().size()) : 1;
+  if (r.backend.multi_gpu) r.speedup_basis = r.backend.host_resident ? "end-to-end" : "compute";
+}
+
+// A multi-GPU row against the single-GPU vendor of the same shape and run. A host-resident row's time includes
+// moving the host matrices, so it is compared with the vendor's upload + compute + download; a row whose data
+// is already on its GPUs with the vendor's compute time.
+void set_speedup(BenchmarkResult& r, const BenchmarkResult* vendor) {
+  if (!vendor || r.status != Status::ok || vendor->status != Status::ok || r.devices < 1) return;
+  const TimeStats& basis = r.backend.host_resident ? vendor->total : vendor->compute;
+  if (basis.samples == 0 || r.compute.median_ms <= 0) return;
+  r.speedup = basis.median_ms / r.compute.median_ms;
+  r.efficiency = r.speedup / double(r.devices);
+}
+
 BenchmarkResult measure_row(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
                             const Partners& partners, const RowPlan& plan) {
   check_options(o);
@@ -429,6 +454,7 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
   r.alpha = p.alpha;
   r.beta = p.beta;
   r.budget_s = std::max(0.0, seconds_until(plan.deadline));
+  set_devices(r);
   const Availability avail = backend.availability();
   if (!avail.available) {
     r.status = Status::unavailable;
@@ -439,11 +465,22 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
     const Trial trial = plan.trial ? *plan.trial : trial_run(backend, p, o);
     r.estimated_run_s = trial.run_s(p.shape.m);
     const bool whole_problem_tried = trial.rows == p.shape.m;
-    if (whole_problem_tried || r.estimated_run_s * kRunMargin <= seconds_until(plan.deadline))
+    // A problem verified on a sample has no reference of its first rows to estimate from: it runs in full.
+    if (whole_problem_tried || p.sampled() || r.estimated_run_s * kRunMargin <= seconds_until(plan.deadline))
       measure_in_full(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
     else
       estimate_from_rows(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
     if (plan.trial) r.spent_s += plan.trial->spent_s;
+  } catch (const ResourceLimit& e) {
+    // Whatever the planning trial measured, no full run fits this machine: no figure, and no failure.
+    BenchmarkResult unavailable;
+    unavailable.backend = r.backend;
+    unavailable.shape = r.shape;
+    unavailable.alpha = r.alpha;
+    unavailable.beta = r.beta;
+    unavailable.reason = e.what();
+    set_devices(unavailable);
+    return unavailable;
   } catch (const std::bad_alloc&) {
     r.status = Status::failed;
     r.reason = "out of host memory";
@@ -467,18 +504,45 @@ std::string to_string(Status s) {
   return "?";
 }
 
-void check_host_memory(const GemmShape& shape) {
+std::vector<std::int64_t> sampled_rows(std::int64_t m) {
+  const std::int64_t count = std::min(m, kSampledRows);
+  std::vector<std::int64_t> rows;
+  for (std::int64_t s = 0; s < count; ++s) rows.push_back(count == 1 ? 0 : s * (m - 1) / (count - 1));
+  return rows;
+}
+
+std::string describe_sample(std::int64_t rows, std::int64_t m) {
+  return std::to_string(rows) + " rows of " + std::to_string(m) + ", evenly spread from row 0 to row " +
+         std::to_string(m - 1) + " (row floor(s*(M-1)/" + std::to_string(std::max<std::int64_t>(1, rows - 1)) +
+         ") for s = 0.." + std::to_string(rows - 1) + ")";
+}
+
+bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options) {
+  return shape.flops() > options.full_reference_max_flops;
+}
+
+double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
+  const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
+  if (!verified_on_sample(shape, options))
+    // float operands, their float64 copies for the reference, the reference and its error scale,
+    // one workspace's copies and the result being checked.
+    return 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + m * n) + 8 * m * n;
+  // A and B, C when beta reads it, one C-sized buffer at a time (a host-resident workspace's C or the target of
+  // an end-to-end download), the sampled rows' reference and a float64 panel of B.
+  const double rows = double(std::min<std::int64_t>(shape.m, kSampledRows));
+  return 4 * (m * k + k * n) + (beta != 0.0f ? 4 * m * n : 0.0) + 4 * m * n + rows * (16 * n + 16 * k) +
+         16 * k * 256;
+}
+
+void check_host_memory(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
   if (shape.m < 1 || shape.n < 1 || shape.k < 1)
     throw std::invalid_argument("matrix sizes must be >= 1, got " + to_string(shape));
-  const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
-  // float operands, their float64 copies for the reference, the reference and its error scale,
-  // one workspace's copies and the result being checked.
-  const double need = 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + m * n) +
-                      8 * m * n;
-  const double have = available_host_bytes();
+  const double need = host_bytes_needed(shape, beta, options);
+  const double have = host_memory_bytes();
   if (need > have)
     throw std::runtime_error("a " + to_string(shape) + " problem needs about " + format("%.1f", need / (1ull << 30)) +
-                             " GiB of host memory but only " + format("%.1f", have / (1ull << 30)) + " GiB is available");
+                             " GiB of host memory but this machine has " + format("%.1f", have / (1ull << 30)) +
+                             " GiB (" + kHostMemoryOverrideVariable + " overrides)");
 }
 
 std::string to_string(InputValues v) {
@@ -505,8 +569,9 @@ InputValues parse_input_values(const std::string& name) {
   throw std::invalid_argument("unknown input values '" + name + "' (use uniform, integers-1-100 or reals-1-100)");
 }
 
-Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values) {
-  check_host_memory(shape);
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values,
+                     const BenchmarkOptions& options) {
+  check_host_memory(shape, beta, options);
   Problem p;
   p.shape = shape;
   p.alpha = alpha;
@@ -522,8 +587,14 @@ Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint6
   };
   p.a = draw(shape.m, shape.k, 1);
   p.b = draw(shape.k, shape.n, 2);
-  p.c = draw(shape.m, shape.n, 3);
-  p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
+  if (!verified_on_sample(shape, options)) {
+    p.c = draw(shape.m, shape.n, 3);
+    p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
+    return p;
+  }
+  if (beta != 0.0f) p.c = draw(shape.m, shape.n, 3);  // never read with beta = 0: no memory for it
+  p.verified_rows = sampled_rows(shape.m);
+  p.reference = compute_reference_rows(alpha, p.a, p.b, beta, p.c, p.verified_rows);
   return p;
 }
 
@@ -559,7 +630,7 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
   std::vector<const Backend*> order = backends;
   std::stable_sort(order.begin(), order.end(), [&](const Backend* x, const Backend* y) { return rank(x) < rank(y); });
 
-  for (const GemmShape& shape : shapes) check_host_memory(shape);  // fail before any work, not midway
+  for (const GemmShape& shape : shapes) check_host_memory(shape, options.beta, options);  // before any work
 
   std::vector<BenchmarkResult> all;
   const auto start = Clock::now();
@@ -575,7 +646,8 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
     const GemmShape& shape = shapes[shape_index];
     // Shapes left share what is left equally: what one does not use goes to the next.
     const auto shape_deadline = after(std::max(0.0, seconds_until(run_deadline)) / double(shapes.size() - shape_index));
-    const Problem problem = make_problem(shape, options.alpha, options.beta, options.seed, options.input_values);
+    const Problem problem =
+        make_problem(shape, options.alpha, options.beta, options.seed, options.input_values, options);
 
     // Planning: a few-row trial of every row says what its full measurement would cost.
     std::map<const Backend*, Trial> trials;
@@ -598,7 +670,7 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
         const auto trial = trials.find(other);
         if (partner && trial != trials.end()) seconds += trial->second.run_s(shape.m) + trial->second.flush_s;
       }
-      return b->info().vendor ? 0.0 : seconds;
+      return b->info().vendor || b->info().multi_gpu ? 0.0 : seconds;
     };
     std::vector<double> demands;
     for (const Backend* b : order) {
@@ -633,7 +705,8 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
                          trial == trials.end() ? std::nullopt : std::optional<Trial>(trial->second),
                          planned_partners_s(b)};
       Partners partners;
-      if (!info.vendor) {
+      // A multi-GPU row is compared by its speedup over the single-GPU vendor, not paired with it.
+      if (!info.vendor && !info.multi_gpu) {
         partners.vendor = vendor_of(device_vendor, info.device);
         if (partners.vendor) partners.precision_vendor = vendor_of(precision_vendor, std::make_pair(info.device, info.precision));
       }
@@ -649,6 +722,9 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
       by_backend[b] = std::move(r);
       ++done;
     }
+    const Backend* gpu_vendor = vendor_of(device_vendor, DeviceKind::gpu);
+    for (auto& [b, r] : by_backend)
+      if (b->info().multi_gpu) set_speedup(r, gpu_vendor ? &by_backend[gpu_vendor] : nullptr);
     for (const Backend* b : backends) all.push_back(std::move(by_backend[b]));
   }
   report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);

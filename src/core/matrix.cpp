@@ -18,12 +18,34 @@ std::string shape_text(std::size_t r, std::size_t c) {
   return std::to_string(r) + "x" + std::to_string(c);
 }
 
-// A matrix of values from `distribution`, drawn in storage order from one generator seeded with `seed`.
+// Elements drawn by one generator. Chunks are drawn in parallel, each from its own generator, so a 131072^2
+// matrix takes seconds instead of minutes and the values do not depend on the number of threads.
+constexpr std::size_t kDrawChunk = std::size_t(1) << 20;
+// Filling and copying run in parallel from this many elements: below it the threads cost more than they save.
+constexpr std::size_t kParallelElements = std::size_t(1) << 22;
+
+// The first chunk keeps the seed itself, so matrices of up to kDrawChunk elements are what one generator gives.
+std::uint64_t chunk_seed(std::uint64_t seed, std::size_t chunk) {
+  if (chunk == 0) return seed;
+  std::uint64_t x = seed + 0x9E3779B97F4A7C15ull * std::uint64_t(chunk);
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 template <typename T, typename Distribution>
 Matrix<T> drawn(std::size_t rows, std::size_t cols, std::uint64_t seed, Distribution distribution) {
   Matrix<T> m(rows, cols);
-  std::mt19937_64 engine(seed);
-  for (std::size_t i = 0; i < m.size(); ++i) m.data()[i] = static_cast<T>(distribution(engine));
+  const std::size_t chunks = (m.size() + kDrawChunk - 1) / kDrawChunk;
+  T* data = m.data();
+  const std::size_t size = m.size();
+#pragma omp parallel for schedule(static) if (size >= kParallelElements)
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+    std::mt19937_64 engine(chunk_seed(seed, chunk));
+    Distribution own = distribution;
+    const std::size_t end = std::min(size, (chunk + 1) * kDrawChunk);
+    for (std::size_t i = chunk * kDrawChunk; i < end; ++i) data[i] = static_cast<T>(own(engine));
+  }
   return m;
 }
 
@@ -129,7 +151,11 @@ const T& Matrix<T>::at(std::size_t r, std::size_t c) const {
 
 template <typename T>
 void Matrix<T>::fill(T value) noexcept {
-  std::fill(data_.get(), data_.get() + size(), value);
+  T* data = data_.get();
+  const std::size_t count = size();
+  // Parallel first touch also spreads a large matrix's pages over the memory of every socket.
+#pragma omp parallel for schedule(static) if (count >= kParallelElements)
+  for (std::size_t i = 0; i < count; ++i) data[i] = value;
 }
 
 template <typename T>

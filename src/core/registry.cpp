@@ -1,5 +1,5 @@
 // The one list of backends. Order: CPU then GPU, each ladder in the order its seeds teach it,
-// the vendor library last on its device.
+// the vendor library last on its device, then the rows that run on several GPUs.
 #include "matcompare/registry.hpp"
 
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include "../cpu/kernels.hpp"
 #include "../gpu/gpu_runtime.hpp"
 #include "../gpu/kernels.hpp"
+#include "../gpu/multi/multi_gpu.hpp"
 #include "../gpu/tf32_passes.hpp"
 
 #if MATCOMPARE_HAVE_CUDA
@@ -151,6 +152,13 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
                Precision::fp32, true),
       with(cublas, GPU_LAUNCH(launch_cublas_fp32)));
+  // Past one GPU (issue 10): NVIDIA's engines on every GPU of --devices, compared with cuBLAS FP32 on one.
+  list.push_back(gpu::make_cublasxt_backend(
+      describe("gpu/cublasxt-fp32", "beyond the seeds (after 000 8.4.8 cuBLAS)",
+               "cuBLASXt SGEMM on every selected GPU from host-resident matrices, tiled out of core: end to end")));
+  list.push_back(gpu::make_cublasmp_backend(
+      describe("gpu/cublasmp-fp32", "beyond the seeds (after 000 8.4.8 cuBLAS)",
+               "cuBLASMp SGEMM over NCCL, one process per selected GPU, A, B and C block-cyclic on the GPUs")));
   return list;
 }
 

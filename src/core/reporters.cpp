@@ -27,6 +27,19 @@ std::string sci(double x) {
 
 json number_or_null(double x, bool known) { return known && std::isfinite(x) ? json(x) : json(nullptr); }
 
+json gpu_json(const GpuContext& g) {
+  json j = {{"index", g.index},
+            {"name", g.name},
+            {"compute_capability", g.compute_capability},
+            {"multiprocessors", g.multiprocessors},
+            {"l2_mib", g.l2_mib},
+            {"memory_gib", g.memory_gib},
+            {"sm_clock_max_mhz", g.sm_clock_max_mhz},
+            {"memory_clock_max_mhz", g.memory_clock_max_mhz}};
+  if (!g.pci_bus_id.empty()) j["pci_bus_id"] = g.pci_bus_id;
+  return j;
+}
+
 json context_json(const RunContext& c) {
   json j;
   j["tool"] = "matcompare";
@@ -48,23 +61,22 @@ json context_json(const RunContext& c) {
   j["thread_waits"] = c.thread_waits;
   if (c.gpu) {
     const GpuContext& g = *c.gpu;
-    j["gpu"] = {{"index", g.index},
-                {"name", g.name},
-                {"compute_capability", g.compute_capability},
-                {"multiprocessors", g.multiprocessors},
-                {"l2_mib", g.l2_mib},
-                {"memory_gib", g.memory_gib},
-                {"sm_clock_max_mhz", g.sm_clock_max_mhz},
-                {"sm_clock_observed_mhz", g.sm_clock_observed_mhz},
-                {"memory_clock_max_mhz", g.memory_clock_max_mhz},
-                {"driver_version", g.driver_version},
-                {"runtime_version", g.runtime_version},
-                {"cublas_version", g.cublas_version},
-                {"cache_policy", g.cache_policy}};
+    json gpu = gpu_json(g);
+    gpu["sm_clock_observed_mhz"] = g.sm_clock_observed_mhz;
+    gpu["driver_version"] = g.driver_version;
+    gpu["runtime_version"] = g.runtime_version;
+    gpu["cublas_version"] = g.cublas_version;
+    gpu["cache_policy"] = g.cache_policy;
+    j["gpu"] = gpu;
   } else {
     j["gpu"] = nullptr;
   }
   j["gpu_unavailable_reason"] = c.gpu_unavailable_reason;
+  j["gpus"] = json::array();
+  for (const GpuContext& g : c.gpus) j["gpus"].push_back(gpu_json(g));
+  j["multi_gpu_devices"] = c.multi_gpu_devices;
+  j["cublasxt_block_dim"] = c.cublasxt_block_dim > 0 ? json(c.cublasxt_block_dim) : json(nullptr);
+  j["cublasmp"] = c.cublasmp;
   const BenchmarkOptions& o = c.options;
   j["timing"] = {{"repetitions", o.repetitions},
                  {"min_time_s", o.min_time_s},
@@ -77,7 +89,15 @@ json context_json(const RunContext& c) {
                  {"compute", "median of samples after a verification run; GPU by CUDA events, CPU by steady_clock"},
                  {"total", "host steady_clock around upload + compute + download"},
                  {"vs_vendor", "median over pairs of vendor time / row time, the vendor and the row timed in turn "
-                               "(ABBA) on the same inputs and cache policy; q1, q3: quartiles of the pair ratios"}};
+                               "(ABBA) on the same inputs and cache policy; q1, q3: quartiles of the pair ratios"},
+                 {"speedup", "multi-GPU rows: the single-GPU vendor's time on the same shape in this run / the "
+                             "row's time; end-to-end (vendor total_ms) for host-resident rows, compute (vendor "
+                             "median_ms) otherwise; efficiency = speedup / devices"},
+                 {"full_reference_max_flops", o.full_reference_max_flops},
+                 {"sampled_verification", "problems of more flops than full_reference_max_flops are verified on " +
+                                              std::to_string(kSampledRows) + " rows of C spread evenly from the "
+                                              "first to the last (row floor(s*(M-1)/63)), against a float64 "
+                                              "reference of those rows only"}};
   j["input_seed"] = o.seed;
   j["input_values"] = to_string(o.input_values);
   j["input_values_description"] = describe(o.input_values);
@@ -130,11 +150,19 @@ json result_json(const BenchmarkResult& r) {
   j["rel_error"] = number_or_null(r.errors.rel_frobenius, checked);
   j["blas_ratio"] = number_or_null(r.errors.blas_ratio, checked);
   j["passed"] = r.verified ? json(r.errors.passed) : json(nullptr);
+  j["verified_rows"] = r.verified ? json(r.verified_rows) : json(nullptr);
+  j["verification_sample"] = r.verification_sample.empty() ? json(nullptr) : json(r.verification_sample);
+  j["devices"] = r.devices > 0 ? json(r.devices) : json(nullptr);
+  const bool multi = r.backend.multi_gpu;
+  j["speedup"] = number_or_null(r.speedup, multi && r.speedup > 0);
+  j["efficiency"] = number_or_null(r.efficiency, multi && r.efficiency > 0);
+  j["speedup_basis"] = multi ? json(r.speedup_basis) : json(nullptr);
   return j;
 }
 
 std::vector<std::string> header() {
-  return {"backend", "device", "shape", "median ms", "total ms", "GFLOP/s", "x vendor", "x vendor IQR", "x prec. vendor",
+  return {"backend", "device", "GPUs", "shape", "median ms", "total ms", "GFLOP/s", "x vendor", "x vendor IQR",
+          "x prec. vendor", "speedup", "efficiency",
           "max abs err",
           "sum abs err", "rel err", "blas ratio", "pass", "note"};
 }
@@ -147,9 +175,14 @@ std::vector<std::string> cells(const BenchmarkResult& r) {
   const std::string mark = timed ? "" : "~";
   std::string pass = r.verified ? (r.errors.passed ? "yes" : "NO") : "-";
   std::string note = r.backend.precision == Precision::tf32 && figure ? "tf32" : "";
+  auto add = [&](const std::string& text) { note += (note.empty() ? "" : "; ") + text; };
+  if (r.backend.host_resident && figure) add("end to end: host-resident matrices");
+  if (r.speedup > 0) add("speedup over 1-GPU cuBLAS, " + r.speedup_basis);
+  if (!r.verification_sample.empty()) add("verified on " + r.verification_sample);
   if (!r.reason.empty()) note += (note.empty() ? "" : "; ") + (timed ? r.reason : to_string(r.status) + ": " + r.reason);
   return {r.backend.name,
           to_string(r.backend.device),
+          r.devices > 0 ? std::to_string(r.devices) : "-",
           to_string(r.shape),
           figure ? mark + fixed(r.compute.median_ms, 3) : "-",
           timed && r.total.samples > 0 ? fixed(r.total.median_ms, 3) : "-",
@@ -157,6 +190,8 @@ std::vector<std::string> cells(const BenchmarkResult& r) {
           figure && r.vs_vendor > 0 ? mark + fixed(r.vs_vendor, 2) : "-",
           timed && r.vs_vendor_pairs > 0 ? fixed(r.vs_vendor_q1, 2) + "-" + fixed(r.vs_vendor_q3, 2) : "-",
           figure && r.vs_precision_vendor > 0 ? mark + fixed(r.vs_precision_vendor, 2) : "-",
+          r.speedup > 0 ? fixed(r.speedup, 2) : "-",
+          r.efficiency > 0 ? fixed(r.efficiency, 2) : "-",
           checked ? sci(r.errors.max_abs) : "-",
           checked ? sci(r.errors.sum_abs) : "-",
           checked ? sci(r.errors.rel_frobenius) : "-",
@@ -178,6 +213,15 @@ void write_context_lines(std::ostream& out, const RunContext& c, const char* pre
         << ", cuBLAS " << c.gpu->cublas_version << ")\n";
   else
     out << prefix << "GPU: none (" << c.gpu_unavailable_reason << ")\n";
+  if (c.gpus.size() > 1 || c.multi_gpu_devices.size() > 1) {
+    out << prefix << "GPUs:";
+    for (const GpuContext& g : c.gpus)
+      out << " " << g.index << " " << g.name << " (" << fixed(g.memory_gib, 1) << " GiB, " << g.pci_bus_id << ");";
+    out << " multi-GPU rows on";
+    for (int d : c.multi_gpu_devices) out << " " << d;
+    out << "\n";
+  }
+  if (c.gpu) out << prefix << "Multi-GPU: cuBLASXt tile " << c.cublasxt_block_dim << "; " << c.cublasmp << "\n";
   out << prefix << "Inputs: " << describe(c.options.input_values) << ", seed " << c.options.seed << "\n";
 }
 
@@ -234,7 +278,7 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
     case Format::csv: {
       // Columns in the spirit of the CUTLASS profiler's CSV.
       out << "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
-             "vs_precision_vendor,"
+             "vs_precision_vendor,devices,speedup,efficiency,"
              "max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,reason\n";
       for (const auto& r : results) {
         const json j = result_json(r);
@@ -244,7 +288,8 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
             << to_string(r.backend.precision) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ','
             << r.alpha << ',' << r.beta << ',' << num("median_ms") << ',' << num("total_ms") << ',' << num("gflops")
             << ',' << num("vs_vendor") << ',' << num("vs_vendor_q1") << ',' << num("vs_vendor_q3") << ','
-            << num("vs_precision_vendor") << ',' << num("max_abs_error") << ',' << num("sum_abs_error") << ','
+            << num("vs_precision_vendor") << ',' << num("devices") << ',' << num("speedup") << ','
+            << num("efficiency") << ',' << num("max_abs_error") << ',' << num("sum_abs_error") << ','
             << num("rel_error") << ',' << num("blas_ratio") << ',' << disposition << ',' << csv_field(r.reason)
             << "\n";
       }
@@ -257,7 +302,7 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
       out << "|";
       for (const auto& c : h) out << " " << c << " |";
       out << "\n|";
-      for (std::size_t i = 0; i < h.size(); ++i) out << (i >= 3 && i + 2 < h.size() ? "---:|" : "---|");
+      for (std::size_t i = 0; i < h.size(); ++i) out << ((i == 2 || i >= 4) && i + 2 < h.size() ? "---:|" : "---|");
       out << "\n";
       for (const auto& r : results) {
         out << "|";

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "cuda_check.cuh"
 #include "device_gemm.cuh"
@@ -127,6 +128,20 @@ class GpuWorkspace final : public Workspace {
                                     stream_));
     synchronize();
   }
+  void poison_output(const GemmShape&) override {
+    // All bits set is a NaN; a byte-wise fill needs no host copy.
+    MC_CUDA_CHECK(cudaMemset2DAsync(c_.data, c_.pitch(), 0xFF, std::size_t(shape_.n) * sizeof(float), shape_.m,
+                                    stream_));
+    synchronize();
+  }
+  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape&, MatrixF& out) override {
+    if (out.rows() != rows.size() || std::int64_t(out.cols()) != shape_.n)
+      throw std::invalid_argument("download_rows target has the wrong shape");
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      MC_CUDA_CHECK(cudaMemcpyAsync(&out(i, 0), c_.data + std::size_t(rows[i]) * c_.pitch() / sizeof(float),
+                                    std::size_t(shape_.n) * sizeof(float), cudaMemcpyDeviceToHost, stream_));
+    synchronize();
+  }
   void flush_cache() override {
     std::size_t bytes = 0;
     void* buffer = l2_flush_buffer(bytes);
@@ -144,7 +159,7 @@ class GpuWorkspace final : public Workspace {
     std::size_t free_bytes = 0, total_bytes = 0;
     MC_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (need > double(free_bytes))
-      throw std::runtime_error("needs " + gib(need) + " of GPU memory for " + std::to_string(s.m) + "x" +
+      throw ResourceLimit("needs " + gib(need) + " of GPU memory for " + std::to_string(s.m) + "x" +
                                std::to_string(s.n) + "x" + std::to_string(s.k) + " but only " +
                                gib(double(free_bytes)) + " is free");
     return m;
@@ -196,7 +211,7 @@ class GpuBackend final : public Backend {
     if (shape.m < 1 || shape.n < 1 || shape.k < 1) throw std::invalid_argument("gemm needs M, N, K >= 1");
     constexpr std::int64_t kMaxExtent = (1ll << 31) - 1024;
     if (shape.m > kMaxExtent || shape.n > kMaxExtent || shape.k > kMaxExtent)
-      throw std::invalid_argument("GPU backends take M, N, K up to " + std::to_string(kMaxExtent));
+      throw ResourceLimit("GPU backends take M, N, K up to " + std::to_string(kMaxExtent));
     recover_if_broken();
     return std::make_unique<GpuWorkspace>(shape, spec_);
   }

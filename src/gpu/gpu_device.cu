@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda_check.cuh"
 #include "device_state.cuh"
@@ -13,6 +14,7 @@ namespace matcompare::gpu {
 namespace {
 
 int g_device = 0;
+std::vector<int> g_multi_devices;  // empty: the selected device alone
 void* g_flush = nullptr;
 std::size_t g_flush_bytes = 0;
 
@@ -48,6 +50,27 @@ int observed_sm_clock_mhz(int multiprocessors) {
   return ms > 0 ? int(double(kCycles) / (double(ms) * 1000.0) + 0.5) : 0;
 }
 
+// What cudaGetDeviceProperties and the attributes say of GPU `index`, without touching its state.
+GpuContext device_properties(int index) {
+  cudaDeviceProp p{};
+  MC_CUDA_CHECK(cudaGetDeviceProperties(&p, index));
+  GpuContext g;
+  g.index = index;
+  g.name = p.name;
+  g.compute_capability = std::to_string(p.major) + "." + std::to_string(p.minor);
+  g.multiprocessors = p.multiProcessorCount;
+  g.l2_mib = double(p.l2CacheSize) / (1 << 20);
+  g.memory_gib = double(p.totalGlobalMem) / (1ull << 30);
+  int khz = 0;
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, index));
+  g.sm_clock_max_mhz = khz / 1000;
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, index));
+  g.memory_clock_max_mhz = khz / 1000;
+  char bus[32] = {};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) g.pci_bus_id = bus;
+  return g;
+}
+
 }  // namespace
 
 int compute_capability() {
@@ -61,6 +84,25 @@ int multiprocessor_count() {
   int count = 0;
   MC_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, g_device));
   return count;
+}
+
+int device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+void set_multi_devices(const std::vector<int>& devices) { g_multi_devices = devices; }
+
+std::vector<int> multi_devices() { return g_multi_devices.empty() ? std::vector<int>{g_device} : g_multi_devices; }
+
+std::vector<GpuContext> describe_all_devices() {
+  std::vector<GpuContext> all;
+  for (int index = 0; index < device_count(); ++index) all.push_back(device_properties(index));
+  return all;
 }
 
 void select_device(int index) {
@@ -113,20 +155,7 @@ std::optional<GpuContext> describe_device(std::string& why_not) {
   if (!why_not.empty()) return std::nullopt;
   try {
     recover_if_broken();  // a fault in the last GPU row must not hide the GPU from the context
-    cudaDeviceProp p{};
-    MC_CUDA_CHECK(cudaGetDeviceProperties(&p, g_device));
-    GpuContext g;
-    g.index = g_device;
-    g.name = p.name;
-    g.compute_capability = std::to_string(p.major) + "." + std::to_string(p.minor);
-    g.multiprocessors = p.multiProcessorCount;
-    g.l2_mib = double(p.l2CacheSize) / (1 << 20);
-    g.memory_gib = double(p.totalGlobalMem) / (1ull << 30);
-    int khz = 0;
-    MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, g_device));
-    g.sm_clock_max_mhz = khz / 1000;
-    MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, g_device));
-    g.memory_clock_max_mhz = khz / 1000;
+    GpuContext g = device_properties(g_device);
     int v = 0;
     MC_CUDA_CHECK(cudaDriverGetVersion(&v));
     g.driver_version = version_text(v);
@@ -141,7 +170,7 @@ std::optional<GpuContext> describe_device(std::string& why_not) {
     l2_flush_buffer(flush_bytes);
     g.cache_policy = "L2 flushed by writing " + std::to_string(flush_bytes >> 20) +
                      " MiB (2x L2) on the device between samples";
-    g.sm_clock_observed_mhz = observed_sm_clock_mhz(p.multiProcessorCount);
+    g.sm_clock_observed_mhz = observed_sm_clock_mhz(g.multiprocessors);
     return g;
   } catch (const std::exception& e) {
     why_not = e.what();

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "matcompare/backend.hpp"
 #include "matcompare/context.hpp"
@@ -28,6 +29,14 @@ std::unique_ptr<Backend> make_gpu_backend(BackendInfo info, GpuKernelSpec spec);
 
 // Throws std::runtime_error when the index is not a usable device.
 void select_device(int index);
+
+// GPUs this process can see; 0 without CUDA, a driver or a device.
+int device_count();
+// The GPUs multi-GPU backends run on (set by select_gpus); default: the selected device alone.
+void set_multi_devices(const std::vector<int>& devices);
+std::vector<int> multi_devices();
+// Every GPU this process sees, described without touching the selected one's state (no clock measurement).
+std::vector<GpuContext> describe_all_devices();
 
 // The selected GPU, or nullopt with the reason (no CUDA build, no device, driver missing).
 std::optional<GpuContext> describe_device(std::string& why_not);

@@ -286,6 +286,50 @@ def test_bad_inputs(tmp):
     check("no temporary files are left", leftovers == [], str(leftovers))
 
 
+def scaling_document(devices, speedups, timestamp):
+    """A run on one two-GPU machine: cuBLAS FP32 and cuBLASXt on `devices` GPUs at 4096 and 8192 (the given
+    speedups), and cuBLASXt alone at 131072, verified on a sample, where cuBLAS did not fit one GPU."""
+    context = {"hostname": "gpu2", "cpu_model": "x", "timestamp_utc": timestamp, "gpu": {"name": "NVIDIA H200"}}
+    rows = []
+    for size, speedup in zip((4096, 8192), speedups):
+        base = {"m": size, "n": size, "k": size, "status": "ok", "median_ms": 10.0, "gflops": 1000.0, "passed": True}
+        rows.append(dict(base, backend="gpu/cublas-fp32", device="gpu", vendor=True, devices=1, speedup=None,
+                         efficiency=None, speedup_basis=None))
+        rows.append(dict(base, backend="gpu/cublasxt-fp32", device="gpu", devices=devices, speedup=speedup,
+                         efficiency=speedup / devices, speedup_basis="end-to-end"))
+    big = {"m": 131072, "n": 131072, "k": 131072, "device": "gpu"}
+    rows.append(dict(big, backend="gpu/cublas-fp32", status="unavailable", reason="needs 192.00 GiB of GPU memory",
+                     devices=1))
+    rows.append(dict(big, backend="gpu/cublasxt-fp32", status="ok", median_ms=90000.0, gflops=50000.0, passed=True,
+                     devices=devices, speedup=None, efficiency=None, speedup_basis="end-to-end",
+                     verification_sample="64 rows of 131072, evenly spread", verified_rows=64))
+    return {"context": context, "results": rows}
+
+
+def test_scaling(tmp):
+    """Multi-GPU rows get a scaling section and plot; one run per GPU count, both kept; none without them."""
+    paths = []
+    for devices, speedups, stamp in ((1, (0.5, 0.7), "2025-01-01T00:00:00Z"), (2, (0.9, 1.6), "2025-01-02T00:00:00Z")):
+        paths.append(os.path.join(tmp, f"scaling_{devices}.json"))
+        with open(paths[-1], "w") as handle:
+            json.dump(scaling_document(devices, speedups, stamp), handle)
+    out_dir = os.path.join(tmp, "scaling_report")
+    text = make_report(paths, out_dir) or ""
+    part = section(text, "## 2c. Past one GPU: scaling", "## 3. Seeds")
+    check("scaling: the section exists", part != "")
+    check("scaling: both GPU counts are kept", "| `gpu/cublasxt-fp32` | 1 | 4096 |" in part
+          and "| `gpu/cublasxt-fp32` | 2 | 4096 |" in part, part)
+    check("scaling: speedup and efficiency shown", "| 1.60 | 0.80 |" in part, part)
+    check("scaling: the basis is named", "end to end (1-GPU cuBLAS upload + compute + download)" in part)
+    check("scaling: the sampled verification is named", "sample: 64 rows of 131072" in part, part)
+    check("scaling: the vendor that did not fit is not a scaling row", "`gpu/cublas-fp32` | 1 |" not in part)
+    check("scaling: a plot is written and linked", "-scaling.png" in text
+          and any(name.endswith("-scaling.png") for name in os.listdir(out_dir)))
+    plain = os.path.join(tmp, "no_scaling_report")
+    check("scaling: no section for files without multi-GPU rows",
+          "2c. Past one GPU" not in (make_report(FIXTURES, plain) or ""))
+
+
 def fixture_machines():
     return runs.group_machines(runs.load_runs(FIXTURES))
 
@@ -335,6 +379,7 @@ def main():
         test_estimates_and_seed_values(tmp)
         test_bad_inputs(tmp)
         test_modules_alone(tmp)
+        test_scaling(tmp)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

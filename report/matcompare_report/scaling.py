@@ -1,0 +1,83 @@
+"""Past one GPU: the multi-GPU rows (cuBLASXt, cuBLASMp) against cuBLAS FP32 on one GPU of the same run, by GPU
+count and size, and a plot of their speedup. Files without multi-GPU rows get no section at all."""
+from .markdown import code, fmt_gflops, fmt_ms, shape_label, status_text, table
+from .runs import flops, gflops_of, is_ok, positive
+
+BASIS_TEXT = {"end-to-end": "end to end (1-GPU cuBLAS upload + compute + download)",
+              "compute": "compute (1-GPU cuBLAS compute only)"}
+
+
+def fmt_factor(value):
+    return "—" if value is None else f"{value:.2f}"
+
+
+def scaling_keys(machine):
+    """(backend, GPUs, shape) of every multi-GPU row, by backend, GPU count, then size."""
+    keys = [(key[0], key[1], key[2:]) for key in machine.scaling_rows]
+    return sorted(keys, key=lambda k: (machine.backends.index(k[0]) if k[0] in machine.backends else 0, k[1],
+                                       flops(k[2]), k[2]))
+
+
+def scaling_section(machines):
+    lines = []
+    for machine in machines:
+        keys = scaling_keys(machine)
+        if not keys:
+            continue
+        rows = []
+        for backend, devices, shape in keys:
+            row = machine.scaling_rows[(backend, devices) + shape]
+            sample = row.get("verification_sample")
+            verified = ("sample: " + sample) if sample else ("all rows" if row.get("passed") is True else "—")
+            rows.append([code(backend), str(devices), shape_label(shape),
+                         status_text(row, fmt_ms(positive(row.get("median_ms")))),
+                         status_text(row, fmt_gflops(gflops_of(row))),
+                         fmt_factor(positive(row.get("speedup"))), fmt_factor(positive(row.get("efficiency"))),
+                         BASIS_TEXT.get(row.get("speedup_basis"), str(row.get("speedup_basis"))), verified])
+        lines += [f"### {machine.label}", ""]
+        lines += table(["Backend", "GPUs", "Size", "ms", "GFLOP/s", "Speedup", "Efficiency", "Compared with",
+                        "Verified"], rows)
+        reasons = [f"- {code(backend)} on {devices} GPU(s) at {shape_label(shape)}: {row.get('status')}: "
+                   f"{row.get('reason')}"
+                   for backend, devices, shape in keys
+                   for row in [machine.scaling_rows[(backend, devices) + shape]]
+                   if not is_ok(row) and row.get("reason")]
+        if reasons:
+            lines += ["Not measured:", ""] + reasons + [""]
+    if not lines:
+        return []
+    return ["## 2c. Past one GPU: scaling", "",
+            "Rows that run on several GPUs, against cuBLAS FP32 on one GPU of the same run and shape. Speedup = the "
+            "one-GPU time ÷ the row's time; efficiency = speedup ÷ GPUs. cuBLASXt keeps the matrices in host "
+            "memory, so its time is end to end and it is compared with cuBLAS's upload + compute + download; a row "
+            "whose data is already on its GPUs is compared with cuBLAS's compute time. Problems too large for a "
+            "full float64 reference are verified on a sample of C's rows (named in the last column).", ""] + lines
+
+
+def plot_scaling(machine, out_dir, plt, save_figure):
+    """Speedup against size, one line per backend and GPU count, with each count's ideal as a dotted line."""
+    series = {}
+    for backend, devices, shape in scaling_keys(machine):
+        row = machine.scaling_rows[(backend, devices) + shape]
+        speedup = positive(row.get("speedup")) if is_ok(row) else None
+        if speedup and shape[0] == shape[1] == shape[2]:
+            series.setdefault((backend, devices), []).append((shape[0], speedup))
+    if not series:
+        return None
+    figure, axes = plt.subplots(figsize=(8, 5))
+    for (backend, devices), points in series.items():
+        xs, ys = zip(*points)
+        axes.plot(xs, ys, marker="o", label=f"{backend} on {devices} GPU(s)")
+    for devices in sorted({d for _, d in series}):
+        axes.axhline(devices, color="gray", linewidth=0.8, linestyle=":")
+    axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+    sizes = sorted({x for points in series.values() for x, _ in points})
+    axes.set_xscale("log", base=2)
+    axes.set_xticks(sizes)
+    axes.set_xticklabels([str(x) for x in sizes])
+    axes.set_xlabel("size (M = N = K)")
+    axes.set_ylabel("speedup over cuBLAS FP32 on one GPU")
+    axes.set_title(f"{machine.label}: scaling past one GPU (dotted: ideal for each GPU count)")
+    axes.grid(True, alpha=0.3)
+    axes.legend(fontsize="small")
+    return save_figure(figure, out_dir, f"{machine.slug}-scaling.png")
