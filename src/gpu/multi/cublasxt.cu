@@ -20,9 +20,10 @@
 namespace matcompare::gpu {
 namespace {
 
-// Tiles of 2048: a 4096 product already gives each of two GPUs two tiles, and a tile's transfer (16 MiB) is long
-// enough to overlap its compute. bench/multi_gpu_session.sh sweeps it (NOTES.md, issue 10).
-constexpr int kDefaultBlockDim = 2048;
+// Tiles of 8192: the host traffic is about 8·M·N·K / tile bytes, and on 2 H200s at 16384 the sweep in
+// bench/multi_gpu_session.sh gave 1472 ms at 2048, 790 ms at 4096 and 422 ms at 8192 (NOTES.md, issue 10). A
+// product of 8192 or less is then one tile on one GPU.
+constexpr int kDefaultBlockDim = 8192;
 
 class HostStopwatch final : public Stopwatch {
  public:
