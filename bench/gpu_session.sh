@@ -16,14 +16,20 @@ set -uo pipefail
 out=$1 commit=$2 what=$3
 work=$(mktemp -d)
 mkdir -p "$work/logs" "$work/results"
+# What ran comes back even when a step fails or the run is stopped (timeout sends TERM).
+pack() { tar -C "$work" -czf "$out/logs.tar.gz" logs; tar -C "$work" -czf "$out/results.tar.gz" results; }
+trap pack EXIT
+trap 'exit 143' TERM INT
 export PATH=/usr/local/cuda/bin:$PATH
+# gpu/cublasmp-fp32 runs NCCL and NVSHMEM: NVLink multicast stays off on these machines.
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1
 cli=build/apps/matcompare
 tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE '[HAB][0-9]{2,3}' | head -1 | tr 'A-Z' 'a-z')
 tag=${tag:-gpu}
 
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv > "$work/logs/smi.txt"
-cmake -S . -B build -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90a -DMATCOMPARE_GIT_COMMIT="$commit" > "$work/logs/configure.log" 2>&1 &&
-  cmake --build build -j"$(nproc)" > "$work/logs/build.log" 2>&1 || { tail -40 "$work/logs/build.log"; exit 1; }
+source bench/gpu_build.sh
+gpu_build "$commit" "$work/logs" || exit 1
 
 for mode in ${what//,/ }; do
 if [ "$mode" = check ]; then
@@ -97,5 +103,3 @@ if [ "$mode" = profile ]; then
   cp "$work/logs/ncu.txt" "$out/"
 fi
 done
-tar -C "$work" -czf "$out/logs.tar.gz" logs
-tar -C "$work" -czf "$out/results.tar.gz" results

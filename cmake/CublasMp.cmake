@@ -60,8 +60,8 @@ if(CUBLASMP_INCLUDE_DIR AND CUBLASMP_LIBRARY AND NCCL_INCLUDE_DIR AND NCCL_LIBRA
     list(APPEND _cublasmp_version_parts ${_part})
   endforeach()
   list(JOIN _cublasmp_version_parts "." MATCOMPARE_CUBLASMP_VERSION)
-  message(STATUS "matcompare: cuBLASMp ON (${CUBLASMP_LIBRARY}; NCCL ${NCCL_LIBRARY}"
-                 "${NVSHMEM_HOST_LIBRARY})")
+  message(STATUS "matcompare: cuBLASMp ${MATCOMPARE_CUBLASMP_VERSION} ON (${CUBLASMP_LIBRARY}; NCCL ${NCCL_LIBRARY}; "
+                 "NVSHMEM ${NVSHMEM_HOST_LIBRARY})")
 else()
   message(STATUS "matcompare: cuBLASMp not found (optional; set CUBLASMP_ROOT): gpu/cublasmp-fp32 unavailable")
 endif()

@@ -16,7 +16,7 @@ TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any al
   for (const Backend* backend : all_backends()) {
     if (backend->info().device != DeviceKind::gpu) continue;
     if (backend->info().name == "gpu/cublasmp-fp32") continue;  // its own case below: a few processes per gemm
-    REQUIRE(backend->availability().available);
+    REQUIRE_MESSAGE(backend->availability().available, (backend->info().name + ": " + backend->availability().reason));
     SUBCASE(backend->info().name.c_str()) { matcompare_test::check_backend(*backend); }
     ++checked;
   }

@@ -1,0 +1,22 @@
+# Sourced by the GPU-machine session scripts: configures and builds build/ for sm_90a with the commit given.
+# cuBLASMp is not on the GPU machine and it has no network: when .whl/ holds the nvidia-cublasmp-cu13 wheel
+# (carried by the device tool: `pip download --no-deps -d .whl nvidia-cublasmp-cu13==0.7.0.125` here), it is
+# unpacked into /tmp/site and CMake pointed at it; NCCL and NVSHMEM come from PyTorch's wheels on that machine.
+# Usage: gpu_build COMMIT LOG_DIR
+gpu_build() {
+  local commit=$1 logs=$2
+  local python site
+  python=$(command -v /opt/torch/.venv/bin/python3 || command -v python3)
+  site=$("$python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+  local args=(-DCMAKE_CUDA_ARCHITECTURES=90a -DMATCOMPARE_GIT_COMMIT="$commit")
+  [ -d "$site/nvidia/nccl" ] && args+=(-DNCCL_ROOT="$site/nvidia/nccl")
+  [ -d "$site/nvidia/nvshmem" ] && args+=(-DNVSHMEM_ROOT="$site/nvidia/nvshmem")
+  if compgen -G ".whl/nvidia_cublasmp*.whl" > /dev/null; then
+    "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+      .whl/nvidia_cublasmp*.whl > "$logs/pip.log" 2>&1 && args+=(-DCUBLASMP_ROOT=/tmp/site/nvidia/cublasmp/cu13)
+  fi
+  PATH=$(dirname "$python"):$PATH cmake -S . -B build -G Ninja "${args[@]}" > "$logs/configure.log" 2>&1 &&
+    cmake --build build -j"$(nproc)" > "$logs/build.log" 2>&1 ||
+    { tail -n 40 "$logs/configure.log" "$logs/build.log"; return 1; }
+  grep -E "matcompare:" "$logs/configure.log"
+}
