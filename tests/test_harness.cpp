@@ -288,6 +288,43 @@ TEST_CASE("planning a slow row costs a small part of its budget, so the row stil
   CHECK(took_s < o.time_limit_s + 0.25);
 }
 
+// A backend whose workspaces take long to set up and whose runs are quick, like gpu/cublasmp-fp32 (worker processes
+// and NCCL start in ~1 s; a 2048 run takes 0.3 ms).
+class SlowStart final : public Backend {
+ public:
+  SlowStart(const Backend& inner, double set_up_s) : inner_(inner), set_up_s_(set_up_s) {
+    info_ = inner.info();
+    info_.name = "test/slow-start";
+  }
+  const BackendInfo& info() const override { return info_; }
+  Availability availability() const override { return inner_.availability(); }
+  std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
+    ++prepared;
+    std::this_thread::sleep_for(std::chrono::duration<double>(set_up_s_));
+    return inner_.prepare(shape);
+  }
+  mutable int prepared = 0;
+
+ private:
+  const Backend& inner_;
+  double set_up_s_;
+  BackendInfo info_;
+};
+
+TEST_CASE("a row whose set-up costs more than a full run is tried on the whole problem after its first rows") {
+  // Without the rule the trial grows 152 -> 1216 -> 9728 -> 16384 rows: four set-ups where two do.
+  const Problem p = make_problem({16384, 256, 256}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  const SlowStart slow_start(find_backend("cpu/openblas"), 0.3);
+  const BenchmarkResult r = measure(slow_start, p, o);
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(r.errors.passed);
+  CHECK(slow_start.prepared <= 3);  // the trial's first rows, the whole problem, the measurement
+}
+
 TEST_CASE("a paired ratio: vendor and row alternate, and the ratio is the vendor's time over the row's") {
   const Problem p = make_problem({16, 16, 16}, 0.5f, 2.0f, matcompare_test::fresh_seed());
   BenchmarkOptions o;
