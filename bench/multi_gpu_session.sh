@@ -3,7 +3,7 @@
 #   bench/multi_gpu_session.sh OUT_DIR COMMIT MODES      MODES: comma-separated, run in the order given
 #     check        every test (the GPU suites run gpu/cublasmp-fp32 on 1 and 2 GPUs), compute-sanitizer memcheck
 #                  on the cuBLASXt and cuBLASMp rows at an odd shape with alpha/beta != (1, 0)
-#     scaling      --sizes 4096,8192,16384 --filter cublas on every GPU and on GPU 0 alone (the 1-GPU point)
+#     scaling      --sizes 4096,8192,16384 --filter cublas on every GPU; the multi-GPU rows on GPU 0 alone (1-GPU point)
 #     tiles        cuBLASXt's tile edge swept at 16384 (TILES="1024 2048 4096 8192")
 #     out-of-core  cuBLASXt at 131072 (three 64 GiB matrices, more than one GPU holds), verified on a sample of
 #                  C's rows, one sample
@@ -58,8 +58,9 @@ check)
   done
 ;;
 scaling)
+  # The acceptance's --filter cublas on every GPU; GPU 0 alone only for the multi-GPU rows and their baseline.
   run scaling_all_gpus $cli --sizes 4096,8192,16384 --devices all --filter cublas
-  run scaling_one_gpu $cli --sizes 4096,8192,16384 --devices 0 --filter cublas
+  run scaling_one_gpu $cli --sizes 4096,8192,16384 --devices 0 --filter cublasxt,cublasmp
 ;;
 tiles)
   for tile in ${TILES:-1024 2048 4096 8192}; do
