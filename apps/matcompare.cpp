@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
@@ -196,6 +197,16 @@ int main(int argc, char** argv) {
     const auto results = matcompare::run_benchmarks(backends, shapes, options,
                                                     [&](const matcompare::Progress& p) { bar.update(p); });
     bar.finish();
+    // The user's OPENBLAS_CORETYPE is kept, but a vendor held below the CPU skews every CPU ratio: say so.
+    const char* better_core = matcompare::openblas_core_below_cpu();
+    if (better_core && std::getenv("OPENBLAS_CORETYPE") &&
+        std::any_of(backends.begin(), backends.end(),
+                    [](const matcompare::Backend* b) { return b->info().device == matcompare::DeviceKind::cpu; }))
+      std::cerr << "matcompare: note: OPENBLAS_CORETYPE=" << std::getenv("OPENBLAS_CORETYPE")
+                << " holds OpenBLAS below this CPU (" << better_core
+                << " would be faster): cpu/openblas and every CPU x vendor reflect that; unset it to compare with "
+                   "OpenBLAS at its best"
+                << std::endl;
     const auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
     std::ostringstream text;
     matcompare::write_results(text, format, context, results);

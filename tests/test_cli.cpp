@@ -350,3 +350,18 @@ TEST_CASE("--help and --version succeed") {
   CHECK(version.exit_code == 0);
   CHECK(version.out.find("matcompare") != std::string::npos);
 }
+
+TEST_CASE("an OPENBLAS_CORETYPE below the CPU is kept, with a note that the CPU ratios reflect it") {
+  // Prescott is below every CPU with AVX2: the CLI keeps the user's choice and says what it costs.
+  const Outcome held = run_cli("--size 16 --filter cpu/tiling --budget 1 --format csv", "OPENBLAS_CORETYPE=Prescott");
+  CHECK(held.exit_code == 0);
+  INFO("stderr: ", held.err);
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    CHECK(held.err.find("matcompare: note: OPENBLAS_CORETYPE=Prescott holds OpenBLAS below this CPU") !=
+          std::string::npos);
+  }
+  CHECK(held.out.find("Prescott") == std::string::npos);  // the table itself stays clean
+  const Outcome gpu_only = run_cli("--size 16 --filter gpu/naive --budget 1 --format csv", "OPENBLAS_CORETYPE=Prescott");
+  CHECK(gpu_only.err.find("matcompare: note:") == std::string::npos);  // no CPU row, nothing to skew
+}

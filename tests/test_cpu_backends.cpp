@@ -84,3 +84,17 @@ TEST_CASE("backends are found by exact name and selected by patterns") {
     CHECK_FALSE(b->info().idea.empty());
   }
 }
+
+TEST_CASE("OpenBLAS is restarted on the kernels the CPU can run best, unless the user chose") {
+  const bool avx512 = true, avx2_fma = true;
+  CHECK(std::string(openblas_core_for("Prescott", avx512, avx2_fma)) == "SkylakeX");  // generic fallback
+  CHECK(std::string(openblas_core_for("Prescott", !avx512, avx2_fma)) == "Haswell");
+  CHECK(openblas_core_for("Prescott", !avx512, !avx2_fma) == nullptr);                // nothing better to pick
+  CHECK(std::string(openblas_core_for("Haswell", avx512, avx2_fma)) == "SkylakeX");   // Zen 4/5 on AVX2 kernels
+  CHECK(std::string(openblas_core_for("Zen", avx512, avx2_fma)) == "SkylakeX");
+  CHECK(openblas_core_for("Haswell", !avx512, avx2_fma) == nullptr);                  // the right core already
+  CHECK(openblas_core_for("Zen", !avx512, avx2_fma) == nullptr);
+  CHECK(openblas_core_for("SkylakeX", avx512, avx2_fma) == nullptr);
+  CHECK(openblas_core_for("Cooperlake", avx512, avx2_fma) == nullptr);
+  CHECK(openblas_core_for("SapphireRapids", avx512, avx2_fma) == nullptr);
+}

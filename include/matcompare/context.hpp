@@ -75,10 +75,15 @@ void select_gpus(const std::vector<int>& devices);
 std::vector<int> selected_gpus();
 
 // OpenBLAS picks its kernels when it loads; an OpenBLAS older than the CPU falls back to a generic
-// core (Prescott) and runs several times slower. Returns the OPENBLAS_CORETYPE to restart with
-// ("SkylakeX" on AVX-512, "Haswell" on AVX2), or nullptr when the loaded core is fine or was chosen
-// by the user through OPENBLAS_CORETYPE.
+// core (Prescott) and runs several times slower, or to its AVX2 kernels on an AVX-512 CPU it does not know
+// (Zen 4, Zen 5: half the speed). Returns the OPENBLAS_CORETYPE to restart with ("SkylakeX" on AVX-512,
+// "Haswell" on AVX2), or nullptr when the loaded core is fine or was chosen by the user through
+// OPENBLAS_CORETYPE.
 const char* openblas_coretype_fix();
+// The core this CPU should run when the loaded one is below it, whoever chose it (nullptr when it is fine).
+const char* openblas_core_below_cpu();
+// The rule behind both, for a loaded core name and what the CPU has.
+const char* openblas_core_for(const std::string& core, bool cpu_has_avx512, bool cpu_has_avx2_fma);
 
 // Two thread pools share the cores: OpenMP's (this library's CPU steps and cache flush) and OpenBLAS's
 // pthreads. Left alone, each spins after its work (libgomp ~300k pause loops, OpenBLAS 2^28 cycles of

@@ -104,18 +104,28 @@ void select_gpus(const std::vector<int>& devices) {
 
 std::vector<int> selected_gpus() { return gpu::multi_devices(); }
 
-const char* openblas_coretype_fix() {
-  if (std::getenv("OPENBLAS_CORETYPE")) return nullptr;
-  const std::string core = openblas_get_corename();
+const char* openblas_core_for(const std::string& core, bool cpu_has_avx512, bool cpu_has_avx2_fma) {
   const bool generic = core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Sandybridge" ||
                        core == "Katmai" || core == "Northwood" || core == "Banias" || core == "Penryn" ||
                        core == "Dunnington" || core == "Atom" || core == "Unknown";
-  if (!generic) return nullptr;
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return "SkylakeX";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+  // The AVX2 kernels on an AVX-512 CPU: on a 2-core Zen 5 VM, OpenBLAS 0.3.21 gave 224 GFLOP/s at 2048 on
+  // Haswell's kernels and 406 on SkylakeX's.
+  const bool avx2_only = core == "Haswell" || core == "Zen";
+  if (cpu_has_avx512 && (generic || avx2_only)) return "SkylakeX";
+  if (cpu_has_avx2_fma && generic) return "Haswell";
   return nullptr;
 }
+
+const char* openblas_core_below_cpu() {
+  __builtin_cpu_init();
+  // SkylakeX's kernels use the AVX-512 subsets every Skylake-X has.
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  const bool avx2_fma = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return openblas_core_for(openblas_get_corename(), avx512, avx2_fma);
+}
+
+const char* openblas_coretype_fix() { return std::getenv("OPENBLAS_CORETYPE") ? nullptr : openblas_core_below_cpu(); }
 
 std::vector<std::pair<std::string, std::string>> thread_wait_fixes() {
   std::vector<std::pair<std::string, std::string>> fixes;
