@@ -18,22 +18,32 @@ def scaling_keys(machine):
                                        flops(k[2]), k[2]))
 
 
+def verified_text(row):
+    sample = row.get("verification_sample")
+    if sample:
+        return "sample: " + sample
+    if row.get("passed") is not True:
+        return "—"
+    rows = row.get("estimate_rows") if row.get("status") == "estimated" else None
+    return f"rows 0–{rows - 1}" if isinstance(rows, int) and rows > 0 else "all rows"
+
+
 def scaling_section(machines):
     lines = []
     for machine in machines:
-        keys = scaling_keys(machine)
+        # A machine where no multi-GPU row could run (no GPU) has nothing to scale: the overview says why.
+        keys = [k for k in scaling_keys(machine)
+                if machine.scaling_rows[(k[0], k[1]) + k[2]].get("status") != "unavailable"]
         if not keys:
             continue
         rows = []
         for backend, devices, shape in keys:
             row = machine.scaling_rows[(backend, devices) + shape]
-            sample = row.get("verification_sample")
-            verified = ("sample: " + sample) if sample else ("all rows" if row.get("passed") is True else "—")
             rows.append([code(backend), str(devices), shape_label(shape),
                          status_text(row, fmt_ms(positive(row.get("median_ms")))),
                          status_text(row, fmt_gflops(gflops_of(row))),
                          fmt_factor(positive(row.get("speedup"))), fmt_factor(positive(row.get("efficiency"))),
-                         BASIS_TEXT.get(row.get("speedup_basis"), str(row.get("speedup_basis"))), verified])
+                         BASIS_TEXT.get(row.get("speedup_basis"), str(row.get("speedup_basis"))), verified_text(row)])
         lines += [f"### {machine.label}", ""]
         lines += table(["Backend", "GPUs", "Size", "ms", "GFLOP/s", "Speedup", "Efficiency", "Compared with",
                         "Verified"], rows)
@@ -43,7 +53,7 @@ def scaling_section(machines):
                    for row in [machine.scaling_rows[(backend, devices) + shape]]
                    if not is_ok(row) and row.get("reason")]
         if reasons:
-            lines += ["Not measured:", ""] + reasons + [""]
+            lines += ["Rows without a full measurement:", ""] + reasons + [""]
     if not lines:
         return []
     return ["## 2c. Past one GPU: scaling", "",

@@ -411,8 +411,9 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
              std::to_string(subset_ms.size()) + (subset_ms.size() == 1 ? " run" : " runs") +
              format(", median %.4g ms, verified)", r.estimate_subset_ms) +
              format(" plus %.3g ms per further row", r.estimate_ms_per_row) +
-             format(": one full run, ~%.3g s, does not fit", estimate_ms / 1e3) +
-             format(" its budget of %.3g s", r.budget_s);
+             format(": one full run ~%.3g s", estimate_ms / 1e3) +
+             format(" (planned from the trial at ~%.3g s,", r.estimated_run_s) +
+             format(" too long for its budget of %.3g s)", r.budget_s);
 
   std::vector<std::vector<double>> partner_ms;
   for (const Backend* partner : partners.distinct()) {

@@ -303,7 +303,20 @@ def scaling_document(devices, speedups, timestamp):
     rows.append(dict(big, backend="gpu/cublasxt-fp32", status="ok", median_ms=90000.0, gflops=50000.0, passed=True,
                      devices=devices, speedup=None, efficiency=None, speedup_basis="end-to-end",
                      verification_sample="64 rows of 131072, evenly spread", verified_rows=64))
+    rows.append(dict(big, m=8192, n=8192, k=8192, backend="gpu/cublasmp-fp32", status="estimated", median_ms=30.0,
+                     gflops=36000.0, passed=True, devices=devices, speedup=None, efficiency=None,
+                     speedup_basis="compute", estimate_rows=256, verified_rows=256,
+                     reason="estimate from rows 0-255 of 8192 (3 runs, median 0.9 ms, verified)"))
     return {"context": context, "results": rows}
+
+
+def cpu_only_document():
+    """A machine without a GPU: its multi-GPU rows are unavailable, and have nothing to scale."""
+    context = {"hostname": "cpu2", "cpu_model": "y", "timestamp_utc": "2025-01-03T00:00:00Z"}
+    base = {"m": 512, "n": 512, "k": 512, "device": "gpu", "status": "unavailable", "devices": 1,
+            "speedup_basis": "end-to-end", "reason": "no NVIDIA GPU or driver on this machine"}
+    return {"context": context, "results": [dict(base, backend="gpu/cublas-fp32", vendor=True),
+                                            dict(base, backend="gpu/cublasxt-fp32")]}
 
 
 def test_scaling(tmp):
@@ -313,6 +326,9 @@ def test_scaling(tmp):
         paths.append(os.path.join(tmp, f"scaling_{devices}.json"))
         with open(paths[-1], "w") as handle:
             json.dump(scaling_document(devices, speedups, stamp), handle)
+    paths.append(os.path.join(tmp, "scaling_cpu_only.json"))
+    with open(paths[-1], "w") as handle:
+        json.dump(cpu_only_document(), handle)
     out_dir = os.path.join(tmp, "scaling_report")
     text = make_report(paths, out_dir) or ""
     part = section(text, "## 2c. Past one GPU: scaling", "## 3. Seeds")
@@ -323,6 +339,8 @@ def test_scaling(tmp):
     check("scaling: the basis is named", "end to end (1-GPU cuBLAS upload + compute + download)" in part)
     check("scaling: the sampled verification is named", "sample: 64 rows of 131072" in part, part)
     check("scaling: the vendor that did not fit is not a scaling row", "`gpu/cublas-fp32` | 1 |" not in part)
+    check("scaling: an estimate names the rows it verified", "| rows 0–255 |" in part, part)
+    check("scaling: a machine without a GPU has no scaling table", "cpu2" not in part, part)
     check("scaling: a plot is written and linked", "-scaling.png" in text
           and any(name.endswith("-scaling.png") for name in os.listdir(out_dir)))
     plain = os.path.join(tmp, "no_scaling_report")
