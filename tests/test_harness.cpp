@@ -123,15 +123,22 @@ namespace {
 // the right values.
 class Slowed final : public Backend {
  public:
-  Slowed(const Backend& inner, double sleep_ms, double sleep_ms_per_row = 0)
-      : inner_(inner), sleep_ms_(sleep_ms), sleep_ms_per_row_(sleep_ms_per_row) {
+  // Past cliff_rows rows, each further row costs sleep_ms_past_cliff instead.
+  Slowed(const Backend& inner, double sleep_ms, double sleep_ms_per_row = 0, std::int64_t cliff_rows = 0,
+         double sleep_ms_past_cliff = 0)
+      : inner_(inner), sleep_ms_(sleep_ms), sleep_ms_per_row_(sleep_ms_per_row), cliff_rows_(cliff_rows),
+        sleep_ms_past_cliff_(sleep_ms_past_cliff) {
     info_ = inner.info();
     info_.name = "test/slowed";
   }
   const BackendInfo& info() const override { return info_; }
   Availability availability() const override { return inner_.availability(); }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
-    return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + sleep_ms_per_row_ * double(shape.m));
+    const bool past = cliff_rows_ > 0 && shape.m > cliff_rows_;
+    const double per_rows_ms = past ? sleep_ms_per_row_ * double(cliff_rows_) +
+                                          sleep_ms_past_cliff_ * double(shape.m - cliff_rows_)
+                                    : sleep_ms_per_row_ * double(shape.m);
+    return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + per_rows_ms);
   }
 
  private:
@@ -152,6 +159,8 @@ class Slowed final : public Backend {
   };
   const Backend& inner_;
   double sleep_ms_, sleep_ms_per_row_;
+  std::int64_t cliff_rows_;
+  double sleep_ms_past_cliff_;
   BackendInfo info_;
 };
 
@@ -286,6 +295,25 @@ TEST_CASE("planning a slow row costs a small part of its budget, so the row stil
   CHECK(r.errors.passed);
   CHECK(r.compute.median_ms > 2048 * 20.0 * 0.9);
   CHECK(took_s < o.time_limit_s + 0.25);
+}
+
+TEST_CASE("a cost per row that jumps past a few dozen rows is found by the trial, not by a full run") {
+  // 3 ms per row up to 24 rows, 30 ms per row past them. A trial that settled at 8 rows (24 ms) planned 1.8 s for
+  // a full run, which fits 3 s and took 17.4 s.
+  const Problem p = make_problem({600, 2560, 2560}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.time_limit_s = 3;
+  o.flush_cache = false;
+  set_threads(1);  // the trial starts at one row
+  const Slowed cliff(find_backend("cpu/openblas"), 0.0, 3.0, 24, 30.0);
+  const auto started = std::chrono::steady_clock::now();
+  const BenchmarkResult r = measure(cliff, p, o);
+  const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  set_threads(0);
+  REQUIRE_MESSAGE(r.status == Status::estimated, r.reason);
+  CHECK(r.errors.passed);
+  CHECK(r.compute.median_ms > 600 * 30.0 * 0.5);  // nearer the real 17.4 s than the linear 1.8 s
+  CHECK(took_s < 2 * o.time_limit_s);              // about its budget, far from the 17 s of a full run
 }
 
 // A backend whose workspaces take long to set up and whose runs are quick, like gpu/cublasmp-fp32 (worker processes

@@ -164,10 +164,15 @@ double cost_per_row(std::int64_t few_rows, double few_s, std::int64_t more_rows,
 // already lasts 20 ms grows only 2x: on 16 cores a single-threaded step's first trial is 16 rows, and 8x that took
 // 7 s of a 50 s budget per slow step. While the cost per row still rises (a step that walks columns: its rows
 // outgrow the caches) the trials go on doubling for up to kTrialRisingS; if it still rises then, the trial says so
-// and its run time is taken as growing with the square of the rows.
+// and its run time is taken as growing with the square of the rows. A trial of fewer than kTrialMinRows rows (and
+// less than an eighth of C) also goes on doubling while it lasts under kTrialShortS: a step that walks columns of
+// 2560 floats touches a page per row of A and of C, and past a few dozen rows the TLB no longer holds them (2 ms
+// per row over 16 rows, 47 ms per row over 1024, on 2 Zen 5 cores).
 constexpr double kTrialSingleRunS = 0.05;
 constexpr double kTrialRisingS = 0.5;
 constexpr double kRisingCostPerRow = 1.3;
+constexpr std::int64_t kTrialMinRows = 64;
+constexpr double kTrialShortS = 0.1;
 
 Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
   const auto started = Clock::now();
@@ -203,7 +208,9 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
     trial.rows = rows;
     trial.rows_s = t;
     const bool exact = rows == s.m;
-    const bool settled = previous_rows && t >= 0.02 && (!rising || seconds_since(started) >= kTrialRisingS);
+    const bool few_rows = rows < kTrialMinRows && rows * 8 < s.m && t < kTrialShortS;
+    const bool settled =
+        previous_rows && t >= 0.02 && !few_rows && (!rising || seconds_since(started) >= kTrialRisingS);
     if (exact || settled) {
       trial.superlinear = !exact && rising;
       trial.per_row_s = exact ? 0.0 : cost_per_row(trial.first_rows, trial.first_s, rows, t);
