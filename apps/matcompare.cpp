@@ -199,10 +199,12 @@ int main(int argc, char** argv) {
     bar.finish();
     // The user's OPENBLAS_CORETYPE is kept, but a vendor held below the CPU skews every CPU ratio: say so.
     const char* better_core = matcompare::openblas_core_below_cpu();
-    if (better_core && std::getenv("OPENBLAS_CORETYPE") &&
+    // Equal to the better core: the CLI set it itself, and this OpenBLAS cannot switch (no DYNAMIC_ARCH).
+    const char* forced_core = std::getenv("OPENBLAS_CORETYPE");
+    if (better_core && forced_core && std::string(forced_core) != better_core &&
         std::any_of(backends.begin(), backends.end(),
                     [](const matcompare::Backend* b) { return b->info().device == matcompare::DeviceKind::cpu; }))
-      std::cerr << "matcompare: note: OPENBLAS_CORETYPE=" << std::getenv("OPENBLAS_CORETYPE")
+      std::cerr << "matcompare: note: OPENBLAS_CORETYPE=" << forced_core
                 << " holds OpenBLAS below this CPU (" << better_core
                 << " would be faster): cpu/openblas and every CPU x vendor reflect that; unset it to compare with "
                    "OpenBLAS at its best"

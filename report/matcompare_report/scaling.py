@@ -31,10 +31,9 @@ def verified_text(row):
 def scaling_section(machines):
     lines = []
     for machine in machines:
+        keys = scaling_keys(machine)
         # A machine where no multi-GPU row could run (no GPU) has nothing to scale: the overview says why.
-        keys = [k for k in scaling_keys(machine)
-                if machine.scaling_rows[(k[0], k[1]) + k[2]].get("status") != "unavailable"]
-        if not keys:
+        if all(machine.scaling_rows[(k[0], k[1]) + k[2]].get("status") == "unavailable" for k in keys):
             continue
         rows = []
         for backend, devices, shape in keys:

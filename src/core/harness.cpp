@@ -165,7 +165,7 @@ double cost_per_row(std::int64_t few_rows, double few_s, std::int64_t more_rows,
 // 7 s of a 50 s budget per slow step. While the cost per row still rises (a step that walks columns: its rows
 // outgrow the caches) the trials go on doubling for up to kTrialRisingS; if it still rises then, the trial says so
 // and its run time is taken as growing with the square of the rows. A trial of fewer than kTrialMinRows rows (and
-// less than an eighth of C) also goes on doubling while it lasts under kTrialShortS: a step that walks columns of
+// less than an eighth of C) also goes on growing while it lasts under kTrialShortS: a step that walks columns of
 // 2560 floats touches a page per row of A and of C, and past a few dozen rows the TLB no longer holds them (2 ms
 // per row over 16 rows, 47 ms per row over 1024, on 2 Zen 5 cores).
 constexpr double kTrialSingleRunS = 0.05;
@@ -223,8 +223,9 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
       break;
     }
     previous_rows = rows;
-    // A full run that, taken as proportional to the rows (an overestimate), costs less than setting up one more
-    // workspace is tried at once: cuBLASMp's worker processes and NCCL take ~1 s to start, its 2048 run 0.3 ms.
+    // A full run that, taken as proportional to the rows (an overestimate unless the cost per row grows), costs
+    // less than setting up one more workspace is tried at once: cuBLASMp's worker processes and NCCL take ~1 s to
+    // start, its 2048 run 0.3 ms.
     const bool full_run_is_cheaper = t * double(s.m) / double(rows) < set_up_s;
     rows = full_run_is_cheaper ? s.m : std::min(s.m, rows * (t >= 0.02 ? 2 : 8));
   }
