@@ -307,6 +307,8 @@ def scaling_document(devices, speedups, timestamp):
                      gflops=36000.0, passed=True, devices=devices, speedup=None, efficiency=None,
                      speedup_basis="compute", estimate_rows=256, verified_rows=256,
                      reason="estimate from rows 0-255 of 8192 (3 runs, median 0.9 ms, verified)"))
+    rows.append(dict(big, m=4096, n=4096, k=4096, backend="gpu/cublasmp-fp32", status="unavailable", devices=devices,
+                     speedup_basis="compute", reason="cuBLASMp was not found when matcompare was built"))
     return {"context": context, "results": rows}
 
 
@@ -341,6 +343,7 @@ def test_scaling(tmp):
     check("scaling: the vendor that did not fit is not a scaling row", "`gpu/cublas-fp32` | 1 |" not in part)
     check("scaling: an estimate names the rows it verified", "| rows 0–255 |" in part, part)
     check("scaling: a machine without a GPU has no scaling table", "cpu2" not in part, part)
+    check("scaling: a GPU machine's unavailable row keeps its reason", "cuBLASMp was not found" in part, part)
     check("scaling: a plot is written and linked", "-scaling.png" in text
           and any(name.endswith("-scaling.png") for name in os.listdir(out_dir)))
     plain = os.path.join(tmp, "no_scaling_report")
