@@ -50,8 +50,8 @@ check)
   for row in cublasxt cublasmp; do
     # cuBLASMp's workers: memory errors only; NCCL's set-up makes CUDA API errors it handles (see gpu_session.sh).
     api_errors=all; [ $row = cublasmp ] && api_errors=no
-    compute-sanitizer --tool memcheck --error-exitcode 9 --target-processes all --report-api-errors $api_errors $cli --m 1000 --n 1001 --k 999 \
-      --alpha 0.5 --beta 2 --filter $row --devices all --repetitions 1 --min-time 0 --format csv \
+    compute-sanitizer --tool memcheck --error-exitcode 9 --target-processes all --report-api-errors $api_errors \
+      $cli --m 1000 --n 1001 --k 999 --alpha 0.5 --beta 2 --filter $row --devices all --repetitions 1 --min-time 0 --format csv \
       > "$work/logs/sanitizer_memcheck_$row.log" 2>&1
     echo "memcheck $row exit $?: $(grep -E 'ERROR SUMMARY' "$work/logs/sanitizer_memcheck_$row.log" | tail -1)" \
       "rows passed: $(grep -c ',passed,' "$work/logs/sanitizer_memcheck_$row.log")"

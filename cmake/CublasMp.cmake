@@ -26,14 +26,14 @@ endforeach()
 # NAMES_PER_DIR: a wheel holds only libnccl.so.2 (no libnccl.so), and without it a system libnccl.so elsewhere
 # would win over the wheel whose nccl.h was found.
 find_path(CUBLASMP_INCLUDE_DIR NAMES cublasmp.h HINTS ${CUBLASMP_ROOT} ${_cublasmp_hints} PATH_SUFFIXES include)
-find_library(CUBLASMP_LIBRARY NAMES cublasmp libcublasmp.so.0 NAMES_PER_DIR HINTS ${CUBLASMP_ROOT} ${_cublasmp_hints}
-             PATH_SUFFIXES lib lib64)
+find_library(CUBLASMP_LIBRARY NAMES cublasmp libcublasmp.so.0 NAMES_PER_DIR
+             HINTS ${CUBLASMP_ROOT} ${_cublasmp_hints} PATH_SUFFIXES lib lib64)
 find_path(NCCL_INCLUDE_DIR NAMES nccl.h HINTS ${NCCL_ROOT} ${_nccl_hints} ${CUDAToolkit_INCLUDE_DIRS}
           PATH_SUFFIXES include)
-find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR HINTS ${NCCL_ROOT} ${_nccl_hints} ${CUDAToolkit_LIBRARY_DIR}
-             PATH_SUFFIXES lib lib64)
-find_library(NVSHMEM_HOST_LIBRARY NAMES nvshmem_host libnvshmem_host.so.3 NAMES_PER_DIR HINTS ${NVSHMEM_ROOT} ${_nvshmem_hints}
-             PATH_SUFFIXES lib lib64)
+find_library(NCCL_LIBRARY NAMES nccl libnccl.so.2 NAMES_PER_DIR
+             HINTS ${NCCL_ROOT} ${_nccl_hints} ${CUDAToolkit_LIBRARY_DIR} PATH_SUFFIXES lib lib64)
+find_library(NVSHMEM_HOST_LIBRARY NAMES nvshmem_host libnvshmem_host.so.3 NAMES_PER_DIR
+             HINTS ${NVSHMEM_ROOT} ${_nvshmem_hints} PATH_SUFFIXES lib lib64)
 
 if(CUBLASMP_INCLUDE_DIR AND CUBLASMP_LIBRARY AND NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
   set(MATCOMPARE_HAVE_CUBLASMP ON)

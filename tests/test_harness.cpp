@@ -134,12 +134,18 @@ class Slowed final : public Backend {
   const BackendInfo& info() const override { return info_; }
   Availability availability() const override { return inner_.availability(); }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
+    ++prepared;
+    std::this_thread::sleep_for(std::chrono::duration<double>(set_up_s));
     const bool past = cliff_rows_ > 0 && shape.m > cliff_rows_;
     const double per_rows_ms = past ? sleep_ms_per_row_ * double(cliff_rows_) +
                                           sleep_ms_past_cliff_ * double(shape.m - cliff_rows_)
                                     : sleep_ms_per_row_ * double(shape.m);
     return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + per_rows_ms);
   }
+  // Each set-up sleeps this long, like gpu/cublasmp-fp32's (worker processes and NCCL start in ~1 s; a 2048 run
+  // takes 0.3 ms); prepared counts them.
+  double set_up_s = 0;
+  mutable int prepared = 0;
 
  private:
   struct SlowedWorkspace final : Workspace {
@@ -316,29 +322,6 @@ TEST_CASE("a cost per row that jumps past a few dozen rows is found by the trial
   CHECK(took_s < 2 * o.time_limit_s);              // about its budget, far from the 17 s of a full run
 }
 
-// A backend whose workspaces take long to set up and whose runs are quick, like gpu/cublasmp-fp32 (worker processes
-// and NCCL start in ~1 s; a 2048 run takes 0.3 ms).
-class SlowStart final : public Backend {
- public:
-  SlowStart(const Backend& inner, double set_up_s) : inner_(inner), set_up_s_(set_up_s) {
-    info_ = inner.info();
-    info_.name = "test/slow-start";
-  }
-  const BackendInfo& info() const override { return info_; }
-  Availability availability() const override { return inner_.availability(); }
-  std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
-    ++prepared;
-    std::this_thread::sleep_for(std::chrono::duration<double>(set_up_s_));
-    return inner_.prepare(shape);
-  }
-  mutable int prepared = 0;
-
- private:
-  const Backend& inner_;
-  double set_up_s_;
-  BackendInfo info_;
-};
-
 TEST_CASE("a row whose set-up costs more than a full run is tried on the whole problem after its first rows") {
   // Without the rule the trial grows 152 -> 1216 -> 9728 -> 16384 rows: four set-ups where two do.
   const Problem p = make_problem({16384, 256, 256}, 1.0f, 0.0f, matcompare_test::fresh_seed());
@@ -349,7 +332,8 @@ TEST_CASE("a row whose set-up costs more than a full run is tried on the whole p
   // One thread: waking OpenBLAS's pool can take milliseconds when other tests load the cores (ctest -j), which
   // would make the first rows' run look like a full run of seconds.
   set_threads(1);
-  const SlowStart slow_start(find_backend("cpu/openblas"), 0.5);
+  Slowed slow_start(find_backend("cpu/openblas"), 0.0);
+  slow_start.set_up_s = 0.5;
   const BenchmarkResult r = measure(slow_start, p, o);
   set_threads(0);
   REQUIRE_MESSAGE(r.status == Status::ok, r.reason);

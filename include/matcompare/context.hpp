@@ -75,8 +75,8 @@ void select_gpus(const std::vector<int>& devices);
 std::vector<int> selected_gpus();
 
 // OpenBLAS picks its kernels when it loads; an OpenBLAS older than the CPU falls back to a generic
-// core (Prescott) and runs several times slower, or to its AVX2 kernels on an AVX-512 CPU it does not know
-// (Zen 4, Zen 5: half the speed). Returns the OPENBLAS_CORETYPE to restart with ("SkylakeX" on AVX-512,
+// core (Prescott) and runs several times slower; its AVX2 kernels (Haswell, Zen) on an AVX-512 CPU run at about
+// half the speed of SkylakeX's (2 Zen 5 cores). Returns the OPENBLAS_CORETYPE to restart with ("SkylakeX" on AVX-512,
 // "Haswell" on AVX2), or nullptr when the loaded core is fine or was chosen by the user through
 // OPENBLAS_CORETYPE.
 const char* openblas_coretype_fix();
