@@ -7,6 +7,8 @@
 #   bench/gpu_session.sh OUT_DIR COMMIT tune    matcompare-tune rewrites this GPU's rows of
 #                                               src/gpu/simt_tuning_table.inc (copied to OUT_DIR), then rebuilds
 #   bench/gpu_session.sh OUT_DIR COMMIT fastpath  the GPU rows at 1024..8192 and 4097x3001x2049 (issue 7's runs)
+#   bench/gpu_session.sh OUT_DIR COMMIT tiles   the TF32 engine's rows with each block tile held
+#                                               (MATCOMPARE_TF32_TILE) beside cuBLAS, 1024..8192 and 4097x3001x2049
 #   bench/gpu_session.sh OUT_DIR COMMIT profile Nsight Compute on the fast-path kernels and cuBLAS at 4096
 #   bench/gpu_session.sh OUT_DIR COMMIT multi   the multi-GPU rows beside 1-GPU cuBLAS at 4096 and 8192 on
 #                                               every GPU here (on one GPU: cuBLASMp as one rank)
@@ -81,6 +83,23 @@ for f in sorted(pathlib.Path(sys.argv[1]).glob("*_gpu_*.json")):
     for r in json.load(open(f))["results"]:
         print(f"{r['backend']:28s} {r['m']}x{r['n']}x{r['k']} {r['status']:6s} {r['gflops'] or 0:9.0f} "
               f"x{r['vs_vendor'] or 0:.3f} xp{r['vs_precision_vendor'] or 0:.3f}")
+PY
+fi
+
+if [ "$mode" = tiles ]; then
+  for tile in 256x128 128x256 128x128; do
+    for shape in "--sizes 1024,2048,4096,8192" "--m 4097 --n 3001 --k 2049"; do
+      MATCOMPARE_TF32_TILE=$tile $cli $shape --filter tensor-core-tf32-ws,3xtf32,cublas-fp32,cublas-tf32 \
+        --format csv 2>> "$work/logs/runs.log" | sed "s/^/$tile,/" >> "$work/results/${tag}_tf32_tiles.csv"
+    done
+  done
+  python3 - "$work/results/${tag}_tf32_tiles.csv" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 2 and r[1] != "backend"]
+for r in rows:
+    if "tf32-ws" in r[1] or "3xtf32" in r[1]:
+        print(f"{r[0]:8s} {r[1]:24s} {r[4]}x{r[5]}x{r[6]} {float(r[11] or 0):9.0f} GFLOP/s x{float(r[12] or 0):.3f} "
+              f"xp{float(r[15] or 0):.3f} {r[-2]}")
 PY
 fi
 

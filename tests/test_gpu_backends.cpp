@@ -1,7 +1,10 @@
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "../src/gpu/gpu_runtime.hpp"
 #include "../src/gpu/simt_tuning.hpp"
+#include "../src/gpu/tf32_passes.hpp"
 #include "backend_checks.hpp"
 
 using namespace matcompare;
@@ -35,6 +38,33 @@ TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning tabl
       gpu::force_simt_choice({});
     }
   }
+}
+
+// The shapes of the first case reach only some of the TF32 engine's tiles; each tile is forced here in turn.
+namespace {
+struct ForcedTf32Tile {
+  explicit ForcedTf32Tile(const std::string& name) { setenv("MATCOMPARE_TF32_TILE", name.c_str(), 1); }
+  ~ForcedTf32Tile() { unsetenv("MATCOMPARE_TF32_TILE"); }
+};
+}  // namespace
+
+TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three") {
+  for (const gpu::Tf32Tile& t : gpu::kTf32Tiles) {
+    const std::string name = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+    SUBCASE(name.c_str()) {
+      const ForcedTf32Tile forced(name);
+      for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"})
+        matcompare_test::check_backend(find_backend(step));
+    }
+  }
+}
+
+TEST_CASE("a TF32 tile the engine does not have is a clear error") {
+  const ForcedTf32Tile unknown("64x64");
+  const MatrixF a = MatrixF::random(16, 16, 1), b = MatrixF::random(16, 16, 2);
+  MatrixF c(16, 16);
+  CHECK_THROWS_WITH_AS(find_backend("gpu/tensor-core-tf32-ws").gemm(1.0f, a, b, 0.0f, c),
+                       "MATCOMPARE_TF32_TILE=64x64 is not one of 256x128, 128x256, 128x128", std::runtime_error);
 }
 #endif
 

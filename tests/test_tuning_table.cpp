@@ -1,11 +1,12 @@
-// The committed tuning table of gpu/simt-tuned against the variants this build has, and the wave-aware choice
-// among a class's candidates (no GPU needed: the hardware is described by hand).
+// The committed tuning table of gpu/simt-tuned against the variants this build has, and the wave-aware choices
+// among a class's candidates and among the TF32 engine's tiles (no GPU needed: the hardware is described by hand).
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <string>
 
 #include "../src/gpu/simt_tuning.hpp"
+#include "../src/gpu/tf32_passes.hpp"
 
 using namespace matcompare;
 
@@ -71,4 +72,17 @@ TEST_CASE("the choice follows the tuned times on the tuned shape and the waves e
   CHECK(ragged.group == 8);
   // The small class has a single candidate, whatever its waves.
   CHECK(gpu::simt_choice(table, hopper_like(), {10, 10, 10}).group == 4);
+}
+
+TEST_CASE("the TF32 engine's tile leaves the last wave least empty") {
+  auto tile = [](std::int64_t m, std::int64_t n) {
+    const gpu::Tf32Tile t = gpu::tf32_tile_choice({m, n, 2048}, 132);
+    return std::to_string(t.rows) + "x" + std::to_string(t.cols);
+  };
+  CHECK(tile(4096, 4096) == "256x128");  // 512 tiles of either large shape; the first on a tie
+  CHECK(tile(8192, 8192) == "256x128");
+  CHECK(tile(2048, 2048) == "256x128");  // one wave of 128 tiles; 128x128 would need two
+  CHECK(tile(4097, 3001) == "128x256");  // 33 x 12 = 396 tiles, 3.00 waves; 256x128 has 408, 3.09
+  CHECK(tile(1024, 1024) == "128x128");  // 64 tiles where the large ones leave 100 of 132 SMs idle
+  CHECK(tile(1, 1) == "128x128");        // one tile of any shape: the smallest wave costs least
 }

@@ -38,7 +38,7 @@ static_assert(kRowBytes == 128, "one A tile row is one 128-byte swizzle row (the
 static_assert(kBM <= 256, "TMA boxes have at most 256 rows");
 static_assert(kBCopies * kBRowsPerPass == kBK, "copies cover a warpgroup's B columns");
 static_assert(kStages >= 3, "the ring refills the stage of the tile before the current one");
-static_assert(kWgCols == 64 && kAccs == kWgmmaAccs && kAccs * 128 == kWgCols * kBM, "a warpgroup holds one 64 x kBM wgmma tile of C^T");
+static_assert(kWgCols == 64 && kAccs * 128 == kWgCols * kBM, "a warpgroup holds one 64 x kBM wgmma tile of C^T");
 
 #if MC_HOPPER_DEVICE_CODE
 
@@ -153,7 +153,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32(const __grid_con
     // Each k step of 8 starts 32 bytes further into the (swizzled) 128-byte rows; the hardware applies the
     // swizzle to the resulting addresses, which is why the tiles sit on 1024-byte boundaries.
 #pragma unroll
-    for (int s = 0; s < kBK / 8; ++s) wgmma_m64n256k8(acc, frag[s], smem_descriptor(a_tile + s * 32));
+    for (int s = 0; s < kBK / 8; ++s) wgmma_tf32_k8(acc, frag[s], smem_descriptor(a_tile + s * 32));
     wgmma_commit();
     // While the tensor cores work on tile t: publish this warpgroup's B tile t+1 (this thread's copies have
     // landed) and refill its B stage of tile t-1, whose fragments it loaded an iteration ago.

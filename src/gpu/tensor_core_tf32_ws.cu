@@ -2,9 +2,13 @@
 // persistent. A producer warpgroup only issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a
 // 4-stage mbarrier ring; two consumer warpgroups only multiply, with their register fragments double-buffered so
 // that the next k tile's shared loads overlap the tensor cores. Blocks stay resident and walk the output tiles in
-// grouped order, so a tile's epilogue overlaps the producer's loads for the next. Run with three passes over K on
-// split operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+// grouped order, so a tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128,
+// 128x256 or 128x128, whichever leaves the last wave of blocks least empty. Run with three passes over K on split
+// operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 #include "device_gemm.cuh"
 #include "hopper.cuh"
@@ -14,26 +18,36 @@
 namespace matcompare::gpu {
 namespace {
 
-constexpr int kBM = kTf32PassRows, kBN = 128, kBK = 32;  // rows of C (wgmma N), columns of C (2 x wgmma M), depth
-constexpr int kStages = 4;
-constexpr int kConsumers = 2;                             // warpgroups that multiply; one more produces
+constexpr int kBK = 32;                          // depth of a k tile: one 128-byte swizzle row of A
+constexpr int kConsumers = 2;                    // warpgroups that multiply; one more produces
 constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kATileBytes = kBM * kBK * 4;                // 32 KiB: one 128-byte swizzle row per C row
-constexpr int kBBoxCols = 32;                             // a B box row is one 128-byte swizzle row
-constexpr int kBBoxBytes = kBK * kBBoxCols * 4;           // 4 KiB
-constexpr int kBBoxes = kBN / kBBoxCols;
-constexpr int kStageBytes = kATileBytes + kBBoxes * kBBoxBytes;
-constexpr int kAlign = 1024;                              // the 128-byte swizzle repeats every 8 rows
-constexpr int kBarrierOffset = kStages * kStageBytes;     // then full[kStages], empty[kStages]
-constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * kStages * 8 + kAlign;
-constexpr int kGroup = 8;                                 // block rows per rasterization group
-// Registers move from the producer, which needs few, to the consumers' 128 accumulators and 2 x 16 fragments.
+constexpr int kBBoxCols = 32;                    // a B box row is one 128-byte swizzle row
+constexpr int kBBoxBytes = kBK * kBBoxCols * 4;  // 4 KiB
+constexpr int kAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
+constexpr int kRingBytes = 192 * 1024;
+constexpr int kGroup = 8;                        // block rows per rasterization group
+// Registers move from the producer, which needs few, to the consumers' 128 accumulators and 2 x 32 fragments.
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "one block per SM");
-static_assert(kBK * 4 == 128 && kATileBytes % kAlign == 0 && kBBoxBytes % kAlign == 0,
-              "tiles are whole 128-byte swizzle periods");
-static_assert(kBM <= 256 && kBK <= 256, "TMA boxes have at most 256 rows");
-static_assert(kConsumers * 64 == kBN && kBM == 256, "a consumer holds one 64 x 256 wgmma tile of C^T");
+static_assert(kBK * 4 == 128 && kBBoxBytes % kAlign == 0, "tiles are whole 128-byte swizzle periods");
+
+// A block tile of kRows rows of C (the wgmma N: A's TMA box) by kConsumers x kSlabs x 64 columns: each consumer
+// holds kSlabs wgmma tiles of 64 x kRows of C^T, one per 64 columns.
+template <int kRows, int kSlabs>
+struct Tile {
+  static constexpr int kBM = kRows, kBN = kConsumers * kSlabs * 64;
+  static constexpr int kAccs = kRows / 2;  // per slab: 64 x kRows over the 128 threads of a warpgroup
+  static constexpr int kATileBytes = kBM * kBK * 4;
+  static constexpr int kBBoxes = kBN / kBBoxCols;
+  static constexpr int kStageBytes = kATileBytes + kBBoxes * kBBoxBytes;
+  static constexpr int kStages = kRingBytes / kStageBytes;
+  static constexpr int kBarrierOffset = kStages * kStageBytes;  // then full[kStages], empty[kStages]
+  static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * kStages * 8 + kAlign;
+  static_assert(kATileBytes % kAlign == 0, "A tiles are whole 128-byte swizzle periods");
+  static_assert(kBM <= 256 && (kBM == 256 || kBM == 128), "TMA boxes have at most 256 rows; wgmma N is 128 or 256");
+  static_assert(kStages >= 4, "the ring keeps the producer a few tiles ahead");
+  static_assert(kSlabs * kAccs <= 128, "accumulators fit the consumer's registers");
+};
 
 #if MC_HOPPER_DEVICE_CODE
 template <int kRegisters>
@@ -53,22 +67,25 @@ __device__ __forceinline__ std::uint32_t small_part(float x) { return to_tf32(x 
 // passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
 // and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A) big(B), the
 // small terms first so that they are not lost against the large partial sums.
+template <int kRows, int kSlabs>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
                                                                    float beta, int m, int n, int k_padded, int passes,
                                                                    int big_a_rows) {
 #if MC_HOPPER_DEVICE_CODE
+  using T = Tile<kRows, kSlabs>;
+  constexpr int kStages = T::kStages, kStageBytes = T::kStageBytes, kATileBytes = T::kATileBytes;
   extern __shared__ unsigned char smem_raw[];
   // The swizzle is applied to absolute shared addresses, so tiles must start on a 1024-byte boundary; the
   // dynamic window's start is only 16-byte aligned for sure.
   const std::uint32_t raw_addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem_raw));
   const std::uint32_t smem_addr = (raw_addr + kAlign - 1) & ~std::uint32_t(kAlign - 1);
   const unsigned char* smem = smem_raw + (smem_addr - raw_addr);
-  const std::uint32_t full = smem_addr + kBarrierOffset, empty = full + kStages * 8;
+  const std::uint32_t full = smem_addr + T::kBarrierOffset, empty = full + kStages * 8;
 
   const int tid = threadIdx.x, warpgroup = tid / 128;
-  const int tiles_m = (m + kBM - 1) / kBM, tiles_n = (n + kBN - 1) / kBN;
+  const int tiles_m = (m + T::kBM - 1) / T::kBM, tiles_n = (n + T::kBN - 1) / T::kBN;
   const int k_tiles = (k_padded + kBK - 1) / kBK, steps = passes * k_tiles;  // k tiles per output tile
 
   if (tid == 0) {
@@ -96,10 +113,11 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
         if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
         const std::uint32_t stage = smem_addr + s * kStageBytes;
         expect_bytes(full + s * 8, kStageBytes);
-        load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * kBM + (pass == 0 ? 0 : big_a_rows));
+        load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * T::kBM + (pass == 0 ? 0 : big_a_rows));
 #pragma unroll
-        for (int i = 0; i < kBBoxes; ++i)
-          load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, tile_n * kBN + i * kBBoxCols, k0);
+        for (int i = 0; i < T::kBBoxes; ++i)
+          load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, tile_n * T::kBN + i * kBBoxCols,
+                       k0);
       }
     }
     return;
@@ -111,53 +129,63 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // g, g+8 at k = t4, t4+4. M order within a warp is free (it only permutes rows of C^T); rows g and g+8 are taken
   // as a pair of adjacent C columns, one 8-byte load. The pairs are placed so that a half-warp's loads hit 32
   // different banks of the swizzled B box: lanes g = 0, 1 and g = 2, 3 use 16-byte chunks 4 apart (the swizzle
-  // XORs the chunk with k % 8, and t4 only reaches its low 2 bits); the warps of a pair share a box.
-  const int box = 2 * consumer + warp / 2;
+  // XORs the chunk with k % 8, and t4 only reaches its low 2 bits); the warps of a pair share a box. A slab's
+  // 64 columns are two boxes; slab j of consumer q is slab q * kSlabs + j of the tile.
+  const int box = 2 * consumer * kSlabs + warp / 2;
   const int chunk = 2 * (warp % 2) + g / 4 + (g / 2 % 2) * 4;
   const int half = g % 2;
   const int tile_col = box * kBBoxCols + chunk * 4 + half * 2;
   const int lo_offset = box * kBBoxBytes + t4 * 128 + (chunk ^ t4) * 16 + half * 8;
   const int hi_offset = box * kBBoxBytes + (t4 + 4) * 128 + (chunk ^ (t4 + 4)) * 16 + half * 8;
+  constexpr int kSlabBytes = 2 * kBBoxBytes, kSlabCols = 2 * kBBoxCols;
 
-  auto load_fragments = [&](int s, bool small_b, std::uint32_t(&frag)[kBK / 8][4]) {
+  auto load_fragments = [&](int s, bool small_b, std::uint32_t(&frag)[kSlabs][kBK / 8][4]) {
     const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
 #pragma unroll
-    for (int k8 = 0; k8 < kBK / 8; ++k8) {
-      const float2 lo = *reinterpret_cast<const float2*>(b_stage + k8 * 8 * 128 + lo_offset);
-      const float2 hi = *reinterpret_cast<const float2*>(b_stage + k8 * 8 * 128 + hi_offset);
-      if (small_b) {
-        frag[k8][0] = small_part(lo.x);
-        frag[k8][1] = small_part(lo.y);
-        frag[k8][2] = small_part(hi.x);
-        frag[k8][3] = small_part(hi.y);
-      } else {
-        frag[k8][0] = big_part(lo.x);
-        frag[k8][1] = big_part(lo.y);
-        frag[k8][2] = big_part(hi.x);
-        frag[k8][3] = big_part(hi.y);
+    for (int j = 0; j < kSlabs; ++j) {
+#pragma unroll
+      for (int k8 = 0; k8 < kBK / 8; ++k8) {
+        const unsigned char* rows = b_stage + j * kSlabBytes + k8 * 8 * 128;
+        const float2 lo = *reinterpret_cast<const float2*>(rows + lo_offset);
+        const float2 hi = *reinterpret_cast<const float2*>(rows + hi_offset);
+        if (small_b) {
+          frag[j][k8][0] = small_part(lo.x);
+          frag[j][k8][1] = small_part(lo.y);
+          frag[j][k8][2] = small_part(hi.x);
+          frag[j][k8][3] = small_part(hi.y);
+        } else {
+          frag[j][k8][0] = big_part(lo.x);
+          frag[j][k8][1] = big_part(lo.y);
+          frag[j][k8][2] = big_part(hi.x);
+          frag[j][k8][3] = big_part(hi.y);
+        }
       }
     }
   };
 
   int it = 0;
-  float acc[kWgmmaAccs];
-  std::uint32_t frag[2][kBK / 8][4];
+  float acc[kSlabs][T::kAccs];
+  std::uint32_t frag[2][kSlabs][kBK / 8][4];
   for (int tile = blockIdx.x; tile < tiles_m * tiles_n; tile += gridDim.x) {
     int tile_m, tile_n;
     rasterize(tile, tiles_m, tiles_n, kGroup, tile_m, tile_n);
 #pragma unroll
-    for (int i = 0; i < kWgmmaAccs; ++i) acc[i] = 0.0f;
+    for (int j = 0; j < kSlabs; ++j)
+#pragma unroll
+      for (int i = 0; i < T::kAccs; ++i) acc[j][i] = 0.0f;
     int previous_stage = -1;
     // One k tile: its fragments load while the previous tile's wgmmas run; once those are done, their stage
     // goes back to the producer and their fragment buffer is free for the next tile.
-    auto multiply = [&](int step, std::uint32_t(&f)[kBK / 8][4]) {
+    auto multiply = [&](int step, std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
       load_fragments(s, step / k_tiles == 1, f);
       wgmma_fence();
       const std::uint32_t a_tile = smem_addr + s * kStageBytes;
 #pragma unroll
-      for (int k8 = 0; k8 < kBK / 8; ++k8) wgmma_m64n256k8(acc, f[k8], smem_descriptor(a_tile + k8 * 32));
+      for (int k8 = 0; k8 < kBK / 8; ++k8)
+#pragma unroll
+        for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
       wgmma_commit();
       wgmma_wait<1>();
       if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
@@ -170,11 +198,40 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     }
     wgmma_wait<0>();
     if (lane == 0) arrive_barrier(empty + previous_stage * 8);
-    settle_accumulators(acc);
-
-    store_transposed_tile(acc, c, ldc, m, n, alpha, beta, tile_m * kBM, tile_n * kBN + tile_col, t4);
+#pragma unroll
+    for (int j = 0; j < kSlabs; ++j) {
+      settle_accumulators(acc[j]);
+      store_transposed_tile(acc[j], c, ldc, m, n, alpha, beta, tile_m * T::kBM, tile_n * T::kBN + tile_col +
+                            j * kSlabCols, t4);
+    }
   }
 #endif
+}
+
+template <int kRows, int kSlabs>
+void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
+                 int big_a_rows, int sms) {
+  using T = Tile<kRows, kSlabs>;
+  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
+  const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
+  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs>;
+  MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
+  const int tiles = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN));
+  kernel<<<tiles < sms ? tiles : sms, kThreads, T::kSmemBytes, g.stream>>>(
+      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows);
+  MC_CHECK_LAUNCH();
+}
+
+Tf32Tile forced_tile() {
+  const char* wanted = std::getenv("MATCOMPARE_TF32_TILE");
+  if (wanted == nullptr || *wanted == '\0') return {};
+  std::string names;
+  for (const Tf32Tile& t : kTf32Tiles) {
+    const std::string name = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+    if (name == wanted) return t;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  throw std::runtime_error(std::string("MATCOMPARE_TF32_TILE=") + wanted + " is not one of " + names);
 }
 
 }  // namespace
@@ -182,17 +239,14 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
                         int big_a_rows) {
   require_wgmma(step);
-  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, kBM, kBK);
-  const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
   int device = 0, sms = 0;
   MC_CUDA_CHECK(cudaGetDevice(&device));
   MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  MC_CUDA_CHECK(
-      cudaFuncSetAttribute(tensor_core_tf32_ws, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmemBytes)));
-  const int tiles = int(ceil_div(g.m, kBM) * ceil_div(g.n, kBN));
-  tensor_core_tf32_ws<<<tiles < sms ? tiles : sms, kThreads, kSmemBytes, g.stream>>>(
-      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows);
-  MC_CHECK_LAUNCH();
+  Tf32Tile tile = forced_tile();
+  if (tile.rows == 0) tile = tf32_tile_choice(GemmShape{g.m, g.n, g.k}, sms);
+  if (tile.rows == 256) return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, sms);
+  if (tile.cols == 256) return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, sms);
+  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, sms);
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
