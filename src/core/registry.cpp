@@ -12,10 +12,13 @@
 #include "../gpu/multi/multi_gpu.hpp"
 #include "../gpu/tf32_passes.hpp"
 
+// Launchers and the scratch sizes that depend on the GPU exist only in the CUDA build.
 #if MATCOMPARE_HAVE_CUDA
 #define GPU_LAUNCH(fn) &gpu::fn
+#define GPU_SCRATCH(fn) &gpu::fn
 #else
 #define GPU_LAUNCH(fn) nullptr
+#define GPU_SCRATCH(fn) nullptr
 #endif
 
 namespace matcompare {
@@ -138,11 +141,11 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), two consumer "
                "warpgroups with double-buffered fragments, grouped tile order",
                Precision::tf32),
-      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32_ws), 1, 4, 4, nullptr, false, 90});
+      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32_ws), 1, 4, 4, GPU_SCRATCH(tf32_scratch_bytes), false, 90});
   gpu(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
                "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, big*small, "
                "small*big)"),
-      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_3xtf32), 1, 4, 4, &gpu::split_a_scratch_bytes, false, 90});
+      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_3xtf32), 1, 4, 4, GPU_SCRATCH(split_a_scratch_bytes), false, 90});
   GpuKernelSpec cublas{};
   cublas.uses_cublas = true;
   BackendInfo cublas_tf32 =

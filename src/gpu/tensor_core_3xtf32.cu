@@ -42,14 +42,20 @@ __global__ void split_a(const float* __restrict__ a, int lda, int m, int rows, i
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   constexpr int kMinTensorDepth = 8;
   if (g.k < kMinTensorDepth) return launch_simt_tuned(g);
-  const int rows = int(split_a_rows(GemmShape{g.m, g.n, g.k}));
+  const GemmShape shape{g.m, g.n, g.k};
+  const int rows = int(split_a_rows(shape));
   float* split = static_cast<float*>(g.scratch);
   int device = 0, sms = 0;
   MC_CUDA_CHECK(cudaGetDevice(&device));
   MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   split_a<<<8 * sms, 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
   MC_CHECK_LAUNCH();
-  launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows);
+  launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows, tf32_plan_here(shape, 3),
+                     split + split_a_bytes(shape) / sizeof(float));
+}
+
+std::size_t split_a_scratch_bytes(const GemmShape& s) {
+  return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 3));
 }
 
 }  // namespace matcompare::gpu

@@ -3,7 +3,8 @@
 // 4-stage mbarrier ring; two consumer warpgroups only multiply, with their register fragments double-buffered so
 // that the next k tile's shared loads overlap the tensor cores. Blocks stay resident and walk the output tiles in
 // grouped order, so a tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128,
-// 128x256 or 128x128, whichever leaves the last wave of blocks least empty. Run with three passes over K on split
+// 128x256 or 128x128, whichever leaves the last wave of blocks least empty, and where the tiles are fewer than
+// the SMs, up to four blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
 // operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
 #include <cstdint>
 #include <cstdlib>
@@ -18,7 +19,7 @@
 namespace matcompare::gpu {
 namespace {
 
-constexpr int kBK = 32;                          // depth of a k tile: one 128-byte swizzle row of A
+constexpr int kBK = kTf32Depth;                  // depth of a k tile: one 128-byte swizzle row of A
 constexpr int kConsumers = 2;                    // warpgroups that multiply; one more produces
 constexpr int kThreads = 128 * (1 + kConsumers);
 constexpr int kBBoxCols = 32;                    // a B box row is one 128-byte swizzle row
@@ -66,13 +67,16 @@ __device__ __forceinline__ std::uint32_t small_part(float x) { return to_tf32(x 
 
 // passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
 // and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A) big(B), the
-// small terms first so that they are not lost against the large partial sums.
+// small terms first so that they are not lost against the large partial sums. A unit of work is one tile's share
+// of its passes x k tiles steps; with splits > 1 each unit writes its raw sum to its plane of `partials` (rows
+// ld_partial apart) instead of C.
 template <int kRows, int kSlabs>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
                                                                    float beta, int m, int n, int k_padded, int passes,
-                                                                   int big_a_rows) {
+                                                                   int big_a_rows, int splits,
+                                                                   float* __restrict__ partials, int ld_partial) {
 #if MC_HOPPER_DEVICE_CODE
   using T = Tile<kRows, kSlabs>;
   constexpr int kStages = T::kStages, kStageBytes = T::kStageBytes, kATileBytes = T::kATileBytes;
@@ -87,6 +91,13 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   const int tid = threadIdx.x, warpgroup = tid / 128;
   const int tiles_m = (m + T::kBM - 1) / T::kBM, tiles_n = (n + T::kBN - 1) / T::kBN;
   const int k_tiles = (k_padded + kBK - 1) / kBK, steps = passes * k_tiles;  // k tiles per output tile
+  const int units = tiles_m * tiles_n * splits;
+  // Unit u: tile u / splits, its steps [first, last).
+  auto unit_of = [&](int u, int& tile_m, int& tile_n, int& first, int& last) {
+    rasterize(u / splits, tiles_m, tiles_n, kGroup, tile_m, tile_n);
+    first = u % splits * steps / splits;
+    last = (u % splits + 1) * steps / splits;
+  };
 
   if (tid == 0) {
 #pragma unroll
@@ -104,10 +115,10 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     shrink_registers<kProducerRegisters>();
     if (tid != 0) return;
     int it = 0;
-    for (int tile = blockIdx.x; tile < tiles_m * tiles_n; tile += gridDim.x) {
-      int tile_m, tile_n;
-      rasterize(tile, tiles_m, tiles_n, kGroup, tile_m, tile_n);
-      for (int step = 0; step < steps; ++step, ++it) {
+    for (int u = blockIdx.x; u < units; u += gridDim.x) {
+      int tile_m, tile_n, first, last;
+      unit_of(u, tile_m, tile_n, first, last);
+      for (int step = first; step < last; ++step, ++it) {
         const int pass = step / k_tiles, k0 = step % k_tiles * kBK;
         const int s = it % kStages;
         if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
@@ -166,9 +177,9 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   int it = 0;
   float acc[kSlabs][T::kAccs];
   std::uint32_t frag[2][kSlabs][kBK / 8][4];
-  for (int tile = blockIdx.x; tile < tiles_m * tiles_n; tile += gridDim.x) {
-    int tile_m, tile_n;
-    rasterize(tile, tiles_m, tiles_n, kGroup, tile_m, tile_n);
+  for (int u = blockIdx.x; u < units; u += gridDim.x) {
+    int tile_m, tile_n, first, last;
+    unit_of(u, tile_m, tile_n, first, last);
 #pragma unroll
     for (int j = 0; j < kSlabs; ++j)
 #pragma unroll
@@ -192,43 +203,74 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       previous_stage = s;
       ++it;
     };
-    for (int step = 0; step < steps; step += 2) {
+    for (int step = first; step < last; step += 2) {
       multiply(step, frag[0]);
-      if (step + 1 < steps) multiply(step + 1, frag[1]);
+      if (step + 1 < last) multiply(step + 1, frag[1]);
     }
     wgmma_wait<0>();
     if (lane == 0) arrive_barrier(empty + previous_stage * 8);
+    const int row0 = tile_m * T::kBM, col0 = tile_n * T::kBN + tile_col;
+    float* plane = splits == 1 ? nullptr : partials + std::size_t(u % splits) * m * ld_partial;
 #pragma unroll
     for (int j = 0; j < kSlabs; ++j) {
       settle_accumulators(acc[j]);
-      store_transposed_tile(acc[j], c, ldc, m, n, alpha, beta, tile_m * T::kBM, tile_n * T::kBN + tile_col +
-                            j * kSlabCols, t4);
+      if (plane)
+        store_transposed_tile(acc[j], plane, ld_partial, m, n, 1.0f, 0.0f, row0, col0 + j * kSlabCols, t4);
+      else
+        store_transposed_tile(acc[j], c, ldc, m, n, alpha, beta, row0, col0 + j * kSlabCols, t4);
     }
   }
 #endif
 }
 
+// C = alpha (sum of the splits' planes, in split order) + beta C.
+__global__ void sum_partials(const float* __restrict__ partials, int ld_partial, int splits, float* __restrict__ c,
+                             int ldc, int m, int n, float alpha, float beta) {
+  const std::size_t plane = std::size_t(m) * ld_partial, total = std::size_t(m) * n;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const std::size_t row = i / n, col = i % n, at = row * ld_partial + col;
+    float sum = partials[at];
+    for (int s = 1; s < splits; ++s) sum += partials[s * plane + at];
+    float* out = c + row * ldc + col;
+    *out = scale_output(alpha, beta, sum, out);
+  }
+}
+
 template <int kRows, int kSlabs>
 void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                 int big_a_rows, int sms) {
+                 int big_a_rows, int splits, float* partials, int sms) {
   using T = Tile<kRows, kSlabs>;
   const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
   const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
   auto* kernel = tensor_core_tf32_ws<kRows, kSlabs>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
-  const int tiles = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN));
-  kernel<<<tiles < sms ? tiles : sms, kThreads, T::kSmemBytes, g.stream>>>(
-      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows);
+  const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
+  const int ld_partial = (g.n + 3) / 4 * 4;
+  kernel<<<units < sms ? units : sms, kThreads, T::kSmemBytes, g.stream>>>(
+      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows, splits, partials,
+      ld_partial);
+  MC_CHECK_LAUNCH();
+  if (splits == 1) return;
+  sum_partials<<<4 * sms, 256, 0, g.stream>>>(partials, ld_partial, splits, g.c, g.ldc, g.m, g.n, g.alpha, g.beta);
   MC_CHECK_LAUNCH();
 }
 
-Tf32Tile forced_tile() {
+int sm_count_here() {
+  int device = 0, sms = 0;
+  MC_CUDA_CHECK(cudaGetDevice(&device));
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+// The tile MATCOMPARE_TF32_TILE names, or nullptr.
+const Tf32Tile* forced_tile() {
   const char* wanted = std::getenv("MATCOMPARE_TF32_TILE");
-  if (wanted == nullptr || *wanted == '\0') return {};
+  if (wanted == nullptr || *wanted == '\0') return nullptr;
   std::string names;
   for (const Tf32Tile& t : kTf32Tiles) {
     const std::string name = std::to_string(t.rows) + "x" + std::to_string(t.cols);
-    if (name == wanted) return t;
+    if (name == wanted) return &t;
     names += (names.empty() ? "" : ", ") + name;
   }
   throw std::runtime_error(std::string("MATCOMPARE_TF32_TILE=") + wanted + " is not one of " + names);
@@ -236,21 +278,24 @@ Tf32Tile forced_tile() {
 
 }  // namespace
 
+Tf32Plan tf32_plan_here(const GemmShape& s, int passes) { return tf32_plan(s, passes, sm_count_here(), forced_tile()); }
+
+std::size_t tf32_scratch_bytes(const GemmShape& s) { return tf32_partial_bytes(s, tf32_plan_here(s, 1)); }
+
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                        int big_a_rows) {
+                        int big_a_rows, const Tf32Plan& plan, float* partials) {
   require_wgmma(step);
-  int device = 0, sms = 0;
-  MC_CUDA_CHECK(cudaGetDevice(&device));
-  MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  Tf32Tile tile = forced_tile();
-  if (tile.rows == 0) tile = tf32_tile_choice(GemmShape{g.m, g.n, g.k}, sms);
-  if (tile.rows == 256) return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, sms);
-  if (tile.cols == 256) return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, sms);
-  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, sms);
+  const int sms = sm_count_here();
+  if (plan.tile.rows == 256)
+    return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
+  if (plan.tile.cols == 256)
+    return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
+  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
-  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0);
+  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, tf32_plan_here(GemmShape{g.m, g.n, g.k}, 1),
+                     static_cast<float*>(g.scratch));
 }
 
 }  // namespace matcompare::gpu

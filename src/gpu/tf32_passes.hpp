@@ -1,5 +1,7 @@
 #pragma once
-// The warp-specialized TF32 kernel (tensor_core_tf32_ws.cu) as an engine that 3xTF32 drives with split operands.
+// The warp-specialized TF32 kernel (tensor_core_tf32_ws.cu) as an engine that 3xTF32 drives with split operands,
+// and its plan for a shape: the block tile, and how many blocks share a tile's k loop.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -11,42 +13,68 @@ struct DeviceGemm;
 
 // The most rows of C a block tile has; the split A of 3xTF32 rounds its row count up to it.
 constexpr int kTf32PassRows = 256;
+constexpr int kTf32Depth = 32;  // K per k tile
 
-// A block tile of the engine: rows of C (the wgmma N; A arrives by TMA) by columns of C (B, through registers).
+// A block tile of the engine: rows of C (the wgmma N; A arrives by TMA) by columns of C (B, through registers),
+// and its time per element of C relative to the first, as measured on an H100 at 4096 and 8192 (bench/NOTES.md,
+// "Tile shapes chosen by waves"): 128 x 256 loads twice the register fragments per FLOP, 128 x 128 moves a third
+// more bytes through L2.
 struct Tf32Tile {
   int rows, cols;
+  double relative_cost;
 };
-inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128}, {128, 256}, {128, 128}};
+inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0}, {128, 256, 1.15}, {128, 128, 1.35}};
+constexpr int kTf32MaxSplits = 4;
 
-// The persistent grid walks the tiles in waves of sm_count, and a wave takes as long full or not: the tile with
-// the least waves x area wins, the first on a tie. A 128 x 128 tile moves a third more bytes through L2 per FLOP
-// than the others and counts 10% dearer (bench/NOTES.md, "Tile shapes chosen by waves").
-inline Tf32Tile tf32_tile_choice(const GemmShape& s, int sm_count) {
-  Tf32Tile best{};
+struct Tf32Plan {
+  Tf32Tile tile;
+  int splits;  // blocks that share one tile's steps (passes x k tiles), their partial sums added afterwards
+};
+
+// The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
+// tiles alone leave SMs idle, a tile's steps are split among up to kTf32MaxSplits blocks. The plan with the least
+// waves x area x relative cost per split wins, the first on a tie; `only`, when set, is the one tile allowed.
+inline Tf32Plan tf32_plan(const GemmShape& s, int passes, int sm_count, const Tf32Tile* only = nullptr) {
+  const std::int64_t steps = passes * ((s.k + kTf32Depth - 1) / kTf32Depth);
+  Tf32Plan best{};
   double best_cost = 0;
   for (const Tf32Tile& t : kTf32Tiles) {
+    if (only && (only->rows != t.rows || only->cols != t.cols)) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
-    const std::int64_t waves = (tiles + sm_count - 1) / sm_count;
-    const double cost = double(waves) * t.rows * t.cols * (t.rows * t.cols < 256 * 128 ? 1.1 : 1.0);
-    if (best.rows == 0 || cost < best_cost) best = t, best_cost = cost;
+    const int splits = int(std::max<std::int64_t>(1, std::min<std::int64_t>({kTf32MaxSplits, sm_count / tiles, steps})));
+    const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
+    const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
+    if (best.splits == 0 || cost < best_cost) best = {t, splits}, best_cost = cost;
   }
   return best;
 }
 
-// The tile is tf32_tile_choice's unless MATCOMPARE_TF32_TILE names one of kTf32Tiles ("128x256").
+// The plan for the current GPU: tf32_plan, unless MATCOMPARE_TF32_TILE names one of kTf32Tiles ("128x256").
+Tf32Plan tf32_plan_here(const GemmShape& s, int passes);
+
 // passes == 1: C = alpha A B + beta C in TF32, A being `a` (a_rows x g.k_padded, lda apart) and B g.b.
 // passes == 3: `a` holds small TF32 parts of A in rows [0, big_a_rows) and big parts from big_a_rows on; the
-// result is big(A)big(B) + big(A)small(B) + small(A)big(B), FP32-accurate.
+// result is big(A)big(B) + big(A)small(B) + small(A)big(B), FP32-accurate. `partials` is device memory of
+// tf32_partial_bytes(shape, plan) bytes.
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                        int big_a_rows);
+                        int big_a_rows, const Tf32Plan& plan, float* partials);
+
+// The split plan's partial sums: one m x n plane per split, rows rounded to 4 floats.
+inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) {
+  return plan.splits == 1 ? 0 : std::size_t(plan.splits) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4;
+}
+
+// Device scratch of gpu/tensor-core-tf32-ws: the partial sums of its plan here.
+std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, rows rounded up to kTf32PassRows, the
-// columns to the default padding of K (a multiple of 4).
+// columns to the default padding of K (a multiple of 4); then the partial sums of its plan here.
 inline std::size_t split_a_rows(const GemmShape& s) {
   return std::size_t((s.m + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
 }
-inline std::size_t split_a_scratch_bytes(const GemmShape& s) {
+inline std::size_t split_a_bytes(const GemmShape& s) {
   return 2 * split_a_rows(s) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float);
 }
+std::size_t split_a_scratch_bytes(const GemmShape& s);
 
 }  // namespace matcompare::gpu
