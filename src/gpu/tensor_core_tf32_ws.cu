@@ -223,17 +223,36 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 #endif
 }
 
-// C = alpha (sum of the splits' planes, in split order) + beta C.
+// C = alpha (sum of the splits' planes, in split order) + beta C, four columns per thread: the planes' rows are
+// 16-byte aligned, and C's too when ldc is a multiple of 4. Columns past n are never written to the planes.
 __global__ void sum_partials(const float* __restrict__ partials, int ld_partial, int splits, float* __restrict__ c,
                              int ldc, int m, int n, float alpha, float beta) {
-  const std::size_t plane = std::size_t(m) * ld_partial, total = std::size_t(m) * n;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    const std::size_t row = i / n, col = i % n, at = row * ld_partial + col;
-    float sum = partials[at];
-    for (int s = 1; s < splits; ++s) sum += partials[s * plane + at];
-    float* out = c + row * ldc + col;
-    *out = scale_output(alpha, beta, sum, out);
+  const int quads_per_row = (n + 3) / 4;
+  const std::size_t plane = std::size_t(m) * ld_partial;
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m * quads_per_row; q += gridDim.x * blockDim.x) {
+    const int row = q / quads_per_row, col = q % quads_per_row * 4;
+    const float* p = partials + std::size_t(row) * ld_partial + col;
+    float* out = c + std::size_t(row) * ldc + col;
+    if (col + 4 <= n && ldc % 4 == 0) {
+      float4 sum = *reinterpret_cast<const float4*>(p);
+      for (int s = 1; s < splits; ++s) {
+        const float4 x = *reinterpret_cast<const float4*>(p + s * plane);
+        sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
+      }
+      float4 result = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
+      if (beta != 0.0f) {
+        const float4 old = *reinterpret_cast<const float4*>(out);
+        result = make_float4(result.x + beta * old.x, result.y + beta * old.y, result.z + beta * old.z,
+                             result.w + beta * old.w);
+      }
+      *reinterpret_cast<float4*>(out) = result;
+    } else {
+      for (int j = 0; j < 4 && col + j < n; ++j) {
+        float sum = p[j];
+        for (int s = 1; s < splits; ++s) sum += p[s * plane + j];
+        out[j] = scale_output(alpha, beta, sum, out + j);
+      }
+    }
   }
 }
 
