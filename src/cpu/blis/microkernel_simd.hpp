@@ -28,6 +28,17 @@ struct Tile {
     }
   }
 
+  static constexpr std::int64_t kPrefetchDepth = 32;  // k steps before the end at which C goes to L1
+
+  template <_mm_hint kHint>
+  static inline __attribute__((always_inline)) void prefetch_tile(const float* c, std::int64_t ldc) {
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) {
+      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), kHint);
+      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + NR - 1), kHint);
+    }
+  }
+
   static void multiply(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc, float beta) {
     Vec acc[MR][NV];
 #pragma GCC unroll 16
@@ -35,15 +46,16 @@ struct Tile {
 #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) acc[i][v] = Isa::zero();
 
-    // Bring the C tile towards L1 while the k loop runs.
-    if (beta != 0.0f)
-      for (int i = 0; i < MR; ++i) {
-        _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), _MM_HINT_T0);
-        _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + NR - 1), _MM_HINT_T0);
-      }
+    // The C tile (MR rows, ldc apart) is read and written only at the end. Into L2 now, for either beta (the
+    // stores need the lines too); into L1 near the end of the k loop, since the A and B streams would evict it
+    // from L1 long before.
+    prefetch_tile<_MM_HINT_T1>(c, ldc);
+    const std::int64_t to_l1_at = kc > kPrefetchDepth ? (kc - kPrefetchDepth) / 4 * 4 : 0;
+    if (to_l1_at == 0) prefetch_tile<_MM_HINT_T0>(c, ldc);
 
     std::int64_t p = 0;
     for (; p + 4 <= kc; p += 4) {
+      if (p == to_l1_at && p != 0) prefetch_tile<_MM_HINT_T0>(c, ldc);
       _mm_prefetch(reinterpret_cast<const char*>(a + 8 * MR), _MM_HINT_T0);
       rank1(a, b, acc);
       rank1(a + MR, b + NR, acc);
