@@ -139,7 +139,8 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
       GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32), 1, 4, 4, nullptr, false, 90});
   gpu(describe("gpu/tensor-core-tf32-ws", "beyond the seeds (after gpu/tensor-core-tf32)",
                "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), two consumer "
-               "warpgroups with double-buffered fragments, grouped tile order",
+               "warpgroups with double-buffered fragments, grouped tile order; the tile that fills the last wave best, "
+               "split K while tiles are fewer than SMs",
                Precision::tf32),
       GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32_ws), 1, 4, 4, GPU_SCRATCH(tf32_scratch_bytes), false, 90});
   gpu(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
