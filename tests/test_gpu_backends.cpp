@@ -40,21 +40,39 @@ TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning tabl
   }
 }
 
-// The shapes of the first case reach only some of the TF32 engine's tiles; each tile is forced here in turn.
+// The shapes of the first case reach only some of the TF32 engine's tiles, and with at most 64 tiles they all
+// split K. Each tile is forced here in turn, on those shapes and on one of more tiles than an H100 or H200 has SMs
+// (144 to 288 tiles, 3 or 9 steps): no split, and blocks that walk several tiles through one ring.
 namespace {
 struct ForcedTf32Tile {
-  explicit ForcedTf32Tile(const std::string& name) { setenv("MATCOMPARE_TF32_TILE", name.c_str(), 1); }
-  ~ForcedTf32Tile() { unsetenv("MATCOMPARE_TF32_TILE"); }
+  explicit ForcedTf32Tile(const std::string& name) {
+    if (const char* set = std::getenv("MATCOMPARE_TF32_TILE")) before = set, had = true;
+    setenv("MATCOMPARE_TF32_TILE", name.c_str(), 1);
+  }
+  ~ForcedTf32Tile() {
+    if (had)
+      setenv("MATCOMPARE_TF32_TILE", before.c_str(), 1);
+    else
+      unsetenv("MATCOMPARE_TF32_TILE");
+  }
+  std::string before;
+  bool had = false;
 };
 }  // namespace
 
-TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three") {
+TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, split or not") {
   for (const gpu::Tf32Tile& t : gpu::kTf32Tiles) {
     const std::string name = std::to_string(t.rows) + "x" + std::to_string(t.cols);
     SUBCASE(name.c_str()) {
       const ForcedTf32Tile forced(name);
-      for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"})
-        matcompare_test::check_backend(find_backend(step));
+      for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
+        const Backend& backend = find_backend(step);
+        matcompare_test::check_backend(backend);
+        const GemmShape many_tiles{2000, 2200, 70};
+        REQUIRE(gpu::tf32_plan(many_tiles, 1, 132, &t).splits == 1);
+        matcompare_test::check_against_reference(backend, many_tiles, {0.5f, 2.0f});
+        matcompare_test::check_against_reference(backend, many_tiles, {1.0f, 0.0f});
+      }
     }
   }
 }

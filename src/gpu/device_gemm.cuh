@@ -21,6 +21,7 @@ struct DeviceGemm {
   int ldc;
   float alpha, beta;
   void* scratch;                     // spec.scratch_bytes(shape) bytes, or nullptr
+  std::size_t scratch_bytes;         // what scratch holds, sized when the workspace was prepared
   cudaStream_t stream;
   cublasHandle_t cublas;             // only when spec.uses_cublas
 };

@@ -92,8 +92,8 @@ class GpuWorkspace final : public Workspace {
     // The destructor does not run when the constructor throws: release what was made so far.
     try {
       if (spec.scratch_bytes) {
-        const std::size_t bytes = spec.scratch_bytes(s);
-        if (bytes) MC_CUDA_CHECK(cudaMalloc(&scratch_, bytes));
+        scratch_bytes_ = spec.scratch_bytes(s);
+        if (scratch_bytes_) MC_CUDA_CHECK(cudaMalloc(&scratch_, scratch_bytes_));
       }
       MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
       if (spec.uses_cublas) {
@@ -118,7 +118,8 @@ class GpuWorkspace final : public Workspace {
   }
   void compute(float alpha, float beta) override {
     spec_.launch(DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_.data, a_.ld,
-                            b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, stream_, cublas_});
+                            b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, scratch_bytes_, stream_,
+                            cublas_});
   }
   void download(MatrixF& c) override {
     if (std::int64_t(c.rows()) != shape_.m || std::int64_t(c.cols()) != shape_.n)
@@ -183,6 +184,7 @@ class GpuWorkspace final : public Workspace {
   int m_p_, n_p_, k_p_;
   PitchedMatrix a_, b_, c_;
   void* scratch_ = nullptr;
+  std::size_t scratch_bytes_ = 0;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
   unsigned char flush_value_ = 0;

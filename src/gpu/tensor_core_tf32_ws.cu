@@ -27,7 +27,7 @@ constexpr int kBBoxBytes = kBK * kBBoxCols * 4;  // 4 KiB
 constexpr int kAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
 constexpr int kRingBytes = 192 * 1024;
 constexpr int kGroup = 8;                        // block rows per rasterization group
-// Registers move from the producer, which needs few, to the consumers' 128 accumulators and 2 x 32 fragments.
+// Registers move from the producer, which needs few, to the consumers' 128 accumulators and up to 2 x 32 fragments.
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "one block per SM");
 static_assert(kBK * 4 == 128 && kBBoxBytes % kAlign == 0, "tiles are whole 128-byte swizzle periods");
@@ -109,7 +109,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   }
   __syncthreads();  // the barriers exist before anyone waits on them or a TMA completes on them
 
-  // Ring position `it` counts k tiles over all of this block's output tiles: stage it % kStages, its use number
+  // Ring position `it` counts k tiles over all of this block's units: stage it % kStages, its use number
   // it / kStages selects the barrier phase.
   if (warpgroup == 0) {
     shrink_registers<kProducerRegisters>();
@@ -224,7 +224,8 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 }
 
 // C = alpha (sum of the splits' planes, in split order) + beta C, four columns per thread: the planes' rows are
-// 16-byte aligned, and C's too when ldc is a multiple of 4. Columns past n are never written to the planes.
+// 16-byte aligned, and C's too when ldc is a multiple of 4 (C itself starts on a cudaMallocPitch boundary). Columns
+// past n hold nothing to add (at most column n is written, as the pair of an odd n's last column).
 __global__ void sum_partials(const float* __restrict__ partials, int ld_partial, int splits, float* __restrict__ c,
                              int ldc, int m, int n, float alpha, float beta) {
   const int quads_per_row = (n + 3) / 4;
@@ -302,8 +303,14 @@ Tf32Plan tf32_plan_here(const GemmShape& s, int passes) { return tf32_plan(s, pa
 std::size_t tf32_scratch_bytes(const GemmShape& s) { return tf32_partial_bytes(s, tf32_plan_here(s, 1)); }
 
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                        int big_a_rows, const Tf32Plan& plan, float* partials) {
+                        int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
+  const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
+  if (plan.splits < 1 || needed > partial_capacity)
+    throw std::logic_error(std::string(step) + ": the plan (" + std::to_string(plan.tile.rows) + "x" +
+                           std::to_string(plan.tile.cols) + ", " + std::to_string(plan.splits) + " splits) needs " +
+                           std::to_string(needed) + " bytes of partial sums and the workspace has " +
+                           std::to_string(partial_capacity) + " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
   const int sms = sm_count_here();
   if (plan.tile.rows == 256)
     return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
@@ -314,7 +321,7 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
   launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, tf32_plan_here(GemmShape{g.m, g.n, g.k}, 1),
-                     static_cast<float*>(g.scratch));
+                     static_cast<float*>(g.scratch), g.scratch_bytes);
 }
 
 }  // namespace matcompare::gpu

@@ -49,15 +49,15 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int passes, int sm_count, const Tf
   return best;
 }
 
-// The plan for the current GPU: tf32_plan, unless MATCOMPARE_TF32_TILE names one of kTf32Tiles ("128x256").
+// The plan for the current GPU: tf32_plan, or its plan for the one tile MATCOMPARE_TF32_TILE names ("128x256").
 Tf32Plan tf32_plan_here(const GemmShape& s, int passes);
 
 // passes == 1: C = alpha A B + beta C in TF32, A being `a` (a_rows x g.k_padded, lda apart) and B g.b.
 // passes == 3: `a` holds small TF32 parts of A in rows [0, big_a_rows) and big parts from big_a_rows on; the
-// result is big(A)big(B) + big(A)small(B) + small(A)big(B), FP32-accurate. `partials` is device memory of
-// tf32_partial_bytes(shape, plan) bytes.
+// result is big(A)big(B) + big(A)small(B) + small(A)big(B), FP32-accurate. `partials` is 16-byte aligned device
+// memory of `partial_capacity` bytes; the launch throws if the plan needs more (tf32_partial_bytes).
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                        int big_a_rows, const Tf32Plan& plan, float* partials);
+                        int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
 
 // The split plan's partial sums: one m x n plane per split, rows rounded to 4 floats.
 inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) {
@@ -68,7 +68,8 @@ inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) 
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, rows rounded up to kTf32PassRows, the
-// columns to the default padding of K (a multiple of 4); then the partial sums of its plan here.
+// columns to its padding of K (4, which keeps the planes after them 16-byte aligned); then the partial sums of its
+// plan here.
 inline std::size_t split_a_rows(const GemmShape& s) {
   return std::size_t((s.m + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
 }

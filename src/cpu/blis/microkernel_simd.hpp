@@ -30,12 +30,14 @@ struct Tile {
 
   static constexpr std::int64_t kPrefetchDepth = 32;  // k steps before the end at which C goes to L1
 
-  template <_mm_hint kHint>
+  // Every cache line of the tile's rows (a row need not start on a line); kLocality 3 is L1, 2 is L2.
+  template <int kLocality>
   static inline __attribute__((always_inline)) void prefetch_tile(const float* c, std::int64_t ldc) {
 #pragma GCC unroll 16
     for (int i = 0; i < MR; ++i) {
-      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc), kHint);
-      _mm_prefetch(reinterpret_cast<const char*>(c + i * ldc + NR - 1), kHint);
+#pragma GCC unroll 8
+      for (int j = 0; j < NR; j += 16) __builtin_prefetch(c + i * ldc + j, 0, kLocality);
+      __builtin_prefetch(c + i * ldc + NR - 1, 0, kLocality);
     }
   }
 
@@ -49,13 +51,13 @@ struct Tile {
     // The C tile (MR rows, ldc apart) is read and written only at the end. Into L2 now, for either beta (the
     // stores need the lines too); into L1 near the end of the k loop, since the A and B streams would evict it
     // from L1 long before.
-    prefetch_tile<_MM_HINT_T1>(c, ldc);
+    prefetch_tile<2>(c, ldc);
     const std::int64_t to_l1_at = kc > kPrefetchDepth ? (kc - kPrefetchDepth) / 4 * 4 : 0;
-    if (to_l1_at == 0) prefetch_tile<_MM_HINT_T0>(c, ldc);
+    if (to_l1_at == 0) prefetch_tile<3>(c, ldc);
 
     std::int64_t p = 0;
     for (; p + 4 <= kc; p += 4) {
-      if (p == to_l1_at && p != 0) prefetch_tile<_MM_HINT_T0>(c, ldc);
+      if (p == to_l1_at && p != 0) prefetch_tile<3>(c, ldc);
       _mm_prefetch(reinterpret_cast<const char*>(a + 8 * MR), _MM_HINT_T0);
       rank1(a, b, acc);
       rank1(a + MR, b + NR, acc);
