@@ -28,14 +28,15 @@ struct Tile {
     }
   }
 
+  static constexpr bool kBFillsL1 = MR >= 12;  // the KC rule of block_sizes.hpp gives B all of L1d, else half
   static constexpr std::int64_t kPrefetchDepth = 32;  // k steps before the end at which C goes to L1
 
-  // Every cache line of the tile's rows (a row need not start on a line); kLocality 3 is L1, 2 is L2.
+  // Every cache line of the tile's rows (a row need not start on a line); kLocality 3 is L1, 2 is L2. Not unrolled:
+  // unrolled, GCC 12 computed the row addresses once and kept them through the k loop, and the 6x16 kernel, whose
+  // 12 accumulators, 2 rows of B and a broadcast take 15 of 16 registers, spilled two accumulators there.
   template <int kLocality>
   static inline __attribute__((always_inline)) void prefetch_tile(const float* c, std::int64_t ldc) {
-#pragma GCC unroll 16
     for (int i = 0; i < MR; ++i) {
-#pragma GCC unroll 8
       for (int j = 0; j < NR; j += 16) __builtin_prefetch(c + i * ldc + j, 0, kLocality);
       __builtin_prefetch(c + i * ldc + NR - 1, 0, kLocality);
     }
@@ -48,16 +49,19 @@ struct Tile {
 #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) acc[i][v] = Isa::zero();
 
-    // The C tile (MR rows, ldc apart) is read and written only at the end. Into L2 now, for either beta (the
-    // stores need the lines too); into L1 near the end of the k loop, since the A and B streams would evict it
-    // from L1 long before.
-    prefetch_tile<2>(c, ldc);
+    // The C tile (MR rows, ldc apart) is read and written only at the end. Where the block table lets the B
+    // micro-panel fill L1d (a 12-row tile, block_sizes.hpp), B's stream would evict the tile from L1 long before
+    // the end: it goes to L2 now, whatever beta (the stores need the lines too), and into L1 kPrefetchDepth k
+    // steps before the end. Where B takes half of L1d (a 6-row tile), it goes to L1 now and stays there.
+    if constexpr (kBFillsL1)
+      prefetch_tile<2>(c, ldc);
+    else if (beta != 0.0f)
+      prefetch_tile<3>(c, ldc);
     const std::int64_t to_l1_at = kc > kPrefetchDepth ? (kc - kPrefetchDepth) / 4 * 4 : 0;
-    if (to_l1_at == 0) prefetch_tile<3>(c, ldc);
 
     std::int64_t p = 0;
     for (; p + 4 <= kc; p += 4) {
-      if (p == to_l1_at && p != 0) prefetch_tile<3>(c, ldc);
+      if (kBFillsL1 && p == to_l1_at) prefetch_tile<3>(c, ldc);
       _mm_prefetch(reinterpret_cast<const char*>(a + 8 * MR), _MM_HINT_T0);
       rank1(a, b, acc);
       rank1(a + MR, b + NR, acc);
