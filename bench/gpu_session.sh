@@ -14,7 +14,10 @@
 #                                               every GPU here (on one GPU: cuBLASMp as one rank)
 #   bench/gpu_session.sh OUT_DIR COMMIT every-row  issue 9's runs: --size 2048 --all timed by the wall clock,
 #                                               and the CPU rows over 512..2560 on seed 003's values (reals in 1..100)
-# Modes combine in one call, in the order given: tune,check,fastpath.
+# Modes combine in one call, in the order given: tune,check,fastpath. Through the device tool, run it as
+# `timeout -s TERM <a minute under the call's limit> bench/gpu_session.sh ...` and without a pipe: a call killed at
+# its limit returns nothing, while TERM lets the script pack its logs and results, and a pipe into `tail` holds back
+# the progress lines until the end (check,multi,tiles with a cold build took over 590 s on an H100).
 # Logs go to OUT_DIR/logs.tar.gz; results (JSON) to OUT_DIR/results.tar.gz; a summary is printed.
 set -uo pipefail
 out=$1 commit=$2 what=$3
