@@ -62,7 +62,7 @@ struct ForcedTf32Tile {
 
 TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, split or not") {
   for (const gpu::Tf32Tile& t : gpu::kTf32Tiles) {
-    const std::string name = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+    const std::string name = gpu::tf32_tile_name(t);
     SUBCASE(name.c_str()) {
       const ForcedTf32Tile forced(name);
       for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {

@@ -77,7 +77,7 @@ TEST_CASE("the choice follows the tuned times on the tuned shape and the waves e
 TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empty, split K while SMs idle") {
   auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k, int passes, const gpu::Tf32Tile* only = nullptr) {
     const gpu::Tf32Plan p = gpu::tf32_plan({m, n, k}, passes, 132, only);
-    return std::to_string(p.tile.rows) + "x" + std::to_string(p.tile.cols) + "/" + std::to_string(p.splits);
+    return gpu::tf32_tile_name(p.tile) + "/" + std::to_string(p.splits);
   };
   CHECK(plan(4096, 4096, 4096, 1) == "256x128/1");  // 512 tiles of either large shape; the cheaper per area
   CHECK(plan(8192, 8192, 8192, 3) == "256x128/1");

@@ -49,10 +49,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   const std::size_t split_bytes = 2 * std::size_t(rows) * g.k_padded * sizeof(float);
   if (g.k_padded % 4 != 0 || split_bytes > g.scratch_bytes)
     throw std::logic_error("gpu/tensor-core-3xtf32: its scratch was sized for K padded to 4");
-  int device = 0, sms = 0;
-  MC_CUDA_CHECK(cudaGetDevice(&device));
-  MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  split_a<<<8 * sms, 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
+  split_a<<<8 * multiprocessor_count(), 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
   MC_CHECK_LAUNCH();
   launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows, tf32_plan_here(shape, 3),
                      split + split_bytes / sizeof(float), g.scratch_bytes - split_bytes);

@@ -4,8 +4,8 @@
 // that the next k tile's shared loads overlap the tensor cores. Blocks stay resident and walk the output tiles in
 // grouped order, so a tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128,
 // 128x256 or 128x128, whichever leaves the last wave of blocks least empty, and where the tiles are fewer than
-// the SMs, up to four blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
-// operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+// the SMs, up to four blocks share one tile's k loop and a second kernel adds their partial sums. Run with three
+// passes over K on split operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -259,14 +259,15 @@ __global__ void sum_partials(const float* __restrict__ partials, int ld_partial,
 
 template <int kRows, int kSlabs>
 void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                 int big_a_rows, int splits, float* partials, int sms) {
+                 int big_a_rows, const Tf32Plan& plan, float* partials) {
   using T = Tile<kRows, kSlabs>;
   const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
   const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
   auto* kernel = tensor_core_tf32_ws<kRows, kSlabs>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
+  const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
-  const int ld_partial = (g.n + 3) / 4 * 4;
+  const int ld_partial = tf32_partial_ld(g.n);
   kernel<<<units < sms ? units : sms, kThreads, T::kSmemBytes, g.stream>>>(
       a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows, splits, partials,
       ld_partial);
@@ -276,20 +277,13 @@ void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_ro
   MC_CHECK_LAUNCH();
 }
 
-int sm_count_here() {
-  int device = 0, sms = 0;
-  MC_CUDA_CHECK(cudaGetDevice(&device));
-  MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return sms;
-}
-
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
 const Tf32Tile* forced_tile() {
   const char* wanted = std::getenv("MATCOMPARE_TF32_TILE");
   if (wanted == nullptr || *wanted == '\0') return nullptr;
   std::string names;
   for (const Tf32Tile& t : kTf32Tiles) {
-    const std::string name = std::to_string(t.rows) + "x" + std::to_string(t.cols);
+    const std::string name = tf32_tile_name(t);
     if (name == wanted) return &t;
     names += (names.empty() ? "" : ", ") + name;
   }
@@ -298,7 +292,9 @@ const Tf32Tile* forced_tile() {
 
 }  // namespace
 
-Tf32Plan tf32_plan_here(const GemmShape& s, int passes) { return tf32_plan(s, passes, sm_count_here(), forced_tile()); }
+Tf32Plan tf32_plan_here(const GemmShape& s, int passes) {
+  return tf32_plan(s, passes, multiprocessor_count(), forced_tile());
+}
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) { return tf32_partial_bytes(s, tf32_plan_here(s, 1)); }
 
@@ -307,16 +303,14 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
   require_wgmma(step);
   const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
   if (plan.splits < 1 || needed > partial_capacity)
-    throw std::logic_error(std::string(step) + ": the plan (" + std::to_string(plan.tile.rows) + "x" +
-                           std::to_string(plan.tile.cols) + ", " + std::to_string(plan.splits) + " splits) needs " +
+    throw std::logic_error(std::string(step) + ": the plan (" + tf32_tile_name(plan.tile) + ", " +
+                           std::to_string(plan.splits) + " splits) needs " +
                            std::to_string(needed) + " bytes of partial sums and the workspace has " +
-                           std::to_string(partial_capacity) + " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
-  const int sms = sm_count_here();
-  if (plan.tile.rows == 256)
-    return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
-  if (plan.tile.cols == 256)
-    return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
-  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan.splits, partials, sms);
+                           std::to_string(partial_capacity) +
+                           " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
+  if (plan.tile.rows == 256) return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  if (plan.tile.cols == 256) return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "matcompare/backend.hpp"
 
@@ -24,11 +25,14 @@ struct Tf32Tile {
   double relative_cost;
 };
 inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0}, {128, 256, 1.15}, {128, 128, 1.35}};
+// "256x128": how MATCOMPARE_TF32_TILE names a tile.
+inline std::string tf32_tile_name(const Tf32Tile& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 constexpr int kTf32MaxSplits = 4;
 
 struct Tf32Plan {
   Tf32Tile tile;
-  int splits;  // blocks that share one tile's steps (passes x k tiles), their partial sums added afterwards
+  int splits;    // blocks that share one tile's steps (passes x k tiles), their partial sums added afterwards
+  int sm_count;  // the SMs it was planned for: the most blocks of the persistent grid
 };
 
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
@@ -41,10 +45,11 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int passes, int sm_count, const Tf
   for (const Tf32Tile& t : kTf32Tiles) {
     if (only && (only->rows != t.rows || only->cols != t.cols)) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
-    const int splits = int(std::max<std::int64_t>(1, std::min<std::int64_t>({kTf32MaxSplits, sm_count / tiles, steps})));
+    const int splits =
+        int(std::max<std::int64_t>(1, std::min<std::int64_t>({kTf32MaxSplits, sm_count / tiles, steps})));
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
-    if (best.splits == 0 || cost < best_cost) best = {t, splits}, best_cost = cost;
+    if (best.splits == 0 || cost < best_cost) best = {t, splits, sm_count}, best_cost = cost;
   }
   return best;
 }
@@ -59,9 +64,10 @@ Tf32Plan tf32_plan_here(const GemmShape& s, int passes);
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
                         int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
 
-// The split plan's partial sums: one m x n plane per split, rows rounded to 4 floats.
+// The split plan's partial sums: one m x n plane per split, rows rounded to 4 floats (16-byte aligned).
+inline int tf32_partial_ld(std::int64_t n) { return int((n + 3) / 4 * 4); }
 inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) {
-  return plan.splits == 1 ? 0 : std::size_t(plan.splits) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4;
+  return plan.splits == 1 ? 0 : std::size_t(plan.splits) * std::size_t(s.m) * std::size_t(tf32_partial_ld(s.n)) * 4;
 }
 
 // Device scratch of gpu/tensor-core-tf32-ws: the partial sums of its plan here.
