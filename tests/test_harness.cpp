@@ -178,11 +178,15 @@ TEST_CASE("a backend whose one run does not fit its budget gets an estimate from
   BenchmarkOptions o;
   o.time_limit_s = 0.6;
   o.flush_cache = false;
-  // OpenBLAS underneath: its own work stays small beside the sleeps even in a sanitizer build.
+  // OpenBLAS underneath: its own work stays small beside the sleeps even in a sanitizer build. One thread: with
+  // ctest -j on 16 cores, waking a pool of 16 made the trial's first row take ~30 ms more, which flattened the
+  // slope from it and put the estimate at 1.69 s.
   const Slowed slow(find_backend("cpu/openblas"), 0.0, 1.0);
+  set_threads(1);
   const auto started = std::chrono::steady_clock::now();
   const BenchmarkResult r = measure_paired(slow, p, o, find_backend("cpu/openblas"));
   const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  set_threads(0);
   REQUIRE_MESSAGE(r.status == Status::estimated, r.reason);
   CHECK(to_string(r.status) == "estimated");
   CHECK(r.estimate_rows > 0);
