@@ -12,6 +12,10 @@ out=$1 commit=$2 what=$3
 shift 3
 work=$(mktemp -d)
 mkdir -p "$work/logs" "$work/results"
+# What ran comes back even when a step fails or the run is stopped (timeout sends TERM).
+pack() { tar -C "$work" -czf "$out/logs.tar.gz" logs; tar -C "$work" -czf "$out/results.tar.gz" results; }
+trap pack EXIT
+trap 'exit 143' TERM INT
 cli=build/apps/matcompare
 export PATH=/usr/local/cuda/bin:$PATH
 arch=()
@@ -53,5 +57,3 @@ if [ "$what" = accept ]; then
   run all_2048 $cli --size 2048 --all
   run alone_after_all $cli --size 2048 --filter cpu/blis,cpu/openblas
 fi
-tar -C "$work" -czf "$out/logs.tar.gz" logs
-tar -C "$work" -czf "$out/results.tar.gz" results
