@@ -18,12 +18,29 @@ void pack_a_panel(int mr, std::int64_t rows, std::int64_t kc, const float* a, st
   }
 }
 
+// The same for a whole panel of a register tile's MR rows, known when compiling: the rows unrolled, each read
+// along p as its own stream, the panel written in order.
+template <int MR>
+void pack_a_full_panel(std::int64_t kc, const float* a, std::int64_t lda, float alpha, float* packed) {
+  for (std::int64_t p = 0; p < kc; ++p) {
+#pragma GCC unroll 16
+    for (int i = 0; i < MR; ++i) packed[p * MR + i] = alpha * a[i * lda + p];
+  }
+}
+
 }  // namespace
 
 void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
                   float* packed) {
-  for (std::int64_t ir = 0; ir < mc; ir += mr)
-    pack_a_panel(mr, std::min<std::int64_t>(mr, mc - ir), kc, a + ir * lda, lda, alpha, packed + ir * kc);
+  for (std::int64_t ir = 0; ir < mc; ir += mr) {
+    const std::int64_t rows = std::min<std::int64_t>(mr, mc - ir);
+    if (rows == 12 && mr == 12)
+      pack_a_full_panel<12>(kc, a + ir * lda, lda, alpha, packed + ir * kc);
+    else if (rows == 6 && mr == 6)
+      pack_a_full_panel<6>(kc, a + ir * lda, lda, alpha, packed + ir * kc);
+    else
+      pack_a_panel(mr, rows, kc, a + ir * lda, lda, alpha, packed + ir * kc);
+  }
 }
 
 void pack_b_panel(int nr, std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb, float* packed) {
