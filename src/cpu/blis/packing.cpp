@@ -43,7 +43,19 @@ void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std:
   }
 }
 
+namespace {
+
+// A whole panel of NR columns, NR known when compiling: each row one fixed-size copy.
+template <int NR>
+void pack_b_full_panel(std::int64_t kc, const float* b, std::int64_t ldb, float* packed) {
+  for (std::int64_t p = 0; p < kc; ++p) std::copy(b + p * ldb, b + p * ldb + NR, packed + p * NR);
+}
+
+}  // namespace
+
 void pack_b_panel(int nr, std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb, float* packed) {
+  if (cols == 32 && nr == 32) return pack_b_full_panel<32>(kc, b, ldb, packed);
+  if (cols == 16 && nr == 16) return pack_b_full_panel<16>(kc, b, ldb, packed);
   for (std::int64_t p = 0; p < kc; ++p) {
     std::copy(b + p * ldb, b + p * ldb + cols, packed + p * nr);
     std::fill(packed + p * nr + cols, packed + (p + 1) * nr, 0.0f);
