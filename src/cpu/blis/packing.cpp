@@ -28,6 +28,12 @@ void pack_a_full_panel(std::int64_t kc, const float* a, std::int64_t lda, float 
   }
 }
 
+// A whole panel of B's NR columns, NR known when compiling: each row one fixed-size copy.
+template <int NR>
+void pack_b_full_panel(std::int64_t kc, const float* b, std::int64_t ldb, float* packed) {
+  for (std::int64_t p = 0; p < kc; ++p) std::copy(b + p * ldb, b + p * ldb + NR, packed + p * NR);
+}
+
 }  // namespace
 
 void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
@@ -42,16 +48,6 @@ void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std:
       pack_a_panel(mr, rows, kc, a + ir * lda, lda, alpha, packed + ir * kc);
   }
 }
-
-namespace {
-
-// A whole panel of NR columns, NR known when compiling: each row one fixed-size copy.
-template <int NR>
-void pack_b_full_panel(std::int64_t kc, const float* b, std::int64_t ldb, float* packed) {
-  for (std::int64_t p = 0; p < kc; ++p) std::copy(b + p * ldb, b + p * ldb + NR, packed + p * NR);
-}
-
-}  // namespace
 
 void pack_b_panel(int nr, std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb, float* packed) {
   if (cols == 32 && nr == 32) return pack_b_full_panel<32>(kc, b, ldb, packed);
