@@ -43,6 +43,8 @@ struct Config {
                     kBCopies * kThreads * 4 == kBK * kBN,
                 "every thread moves whole float4s of both tiles");
   static_assert(kStages >= 2, "at least double buffering");
+  static_assert(kThreads % (kBN / 4) == 0 && kThreads % (kBK / 4) == 0,
+                "a thread's copies of a tile are whole rows apart, at one column");
 };
 
 template <typename C>
@@ -62,40 +64,54 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
   auto a_stage = [&](int s) { return smem + s * C::kStageFloats; };
   auto b_stage = [&](int s) { return smem + s * C::kStageFloats + C::kATileFloats; };
 
-  // Copy l of a thread is float4 number tid + l*kThreads of a tile, row-major over the tile.
+  // A thread's copies, worked out once: copy l of a family reads row first + l * step of its tile at a fixed
+  // column, so one pointer per family, advanced a tile at a time, serves them all, and only the k bound is checked
+  // per tile. (Computing every address afresh cost the loop 64-bit multiplies and kernel parameters reloaded.)
+  // B: copy l is float4 number tid + l*kThreads of the kBK x kBN tile, row-major.
+  constexpr int kBRowStep = C::kThreads / (C::kBN / 4);
+  const int b_row = tid / (C::kBN / 4), b_col = tid % (C::kBN / 4) * 4;
+  const bool b_col_in = block_col + b_col < n;
+  const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col;  // the next tile to fetch
+  const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   auto copy_b = [&](int tile, int s) {
+    const float* src = b_next;
 #pragma unroll
-    for (int l = 0; l < C::kBCopies; ++l) {
-      const int q = tid + l * C::kThreads, r = q / (C::kBN / 4), col = q % (C::kBN / 4) * 4;
-      const int k = tile * C::kBK + r;
-      const bool in = k < k_padded && block_col + col < n;
-      copy16_async(b_stage(s) + r * C::kBN + col, in ? b + std::size_t(k) * ldb + block_col + col : b, in);
+    for (int l = 0; l < C::kBCopies; ++l, src += b_copy_stride) {
+      const bool in = b_col_in && tile * C::kBK + b_row + l * kBRowStep < k_padded;
+      copy16_async(b_stage(s) + (b_row + l * kBRowStep) * C::kBN + b_col, src, in);
     }
+    b_next += b_tile_stride;
   };
+  // A: copy l is float4 number tid + l*kThreads of the kBM x kBK tile, row-major.
+  constexpr int kARowStep = C::kThreads / (C::kBK / 4);
+  const int a_row = tid / (C::kBK / 4), a_col = tid % (C::kBK / 4) * 4;
+  // The copies whose rows are inside A: the first a_rows_in of them.
+  const int a_rows_in = m - block_row - a_row <= 0 ? 0 : (m - block_row - a_row + kARowStep - 1) / kARowStep;
+  const float* a_next = a + std::size_t(block_row + a_row) * lda + a_col;
+  const std::size_t a_copy_stride = std::size_t(kARowStep) * lda;
   float4 staged_a[C::kTransposedA ? C::kACopies : 1];  // the transposed path's next A tile
   auto fetch_a = [&](int tile, int s) {
+    const bool k_in = tile * C::kBK + a_col < k_padded;
+    const float* src = a_next;
 #pragma unroll
-    for (int l = 0; l < C::kACopies; ++l) {
-      const int q = tid + l * C::kThreads, r = q / (C::kBK / 4), col = q % (C::kBK / 4) * 4;
-      const int k = tile * C::kBK + col;
-      const bool in = block_row + r < m && k < k_padded;
-      const float* src = in ? a + std::size_t(block_row + r) * lda + k : a;
+    for (int l = 0; l < C::kACopies; ++l, src += a_copy_stride) {
+      const bool in = k_in && l < a_rows_in;
       if constexpr (C::kTransposedA)
         staged_a[l] = in ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       else
-        copy16_async(a_stage(s) + r * C::kLdA + col, src, in);
+        copy16_async(a_stage(s) + (a_row + l * kARowStep) * C::kLdA + a_col, src, in);
     }
+    a_next += C::kBK;
   };
   auto store_staged_a = [&](int s) {
     if constexpr (C::kTransposedA) {
 #pragma unroll
       for (int l = 0; l < C::kACopies; ++l) {
-        const int q = tid + l * C::kThreads, r = q / (C::kBK / 4), col = q % (C::kBK / 4) * 4;
-        float* as = a_stage(s);
-        as[(col + 0) * C::kLdA + r] = staged_a[l].x;
-        as[(col + 1) * C::kLdA + r] = staged_a[l].y;
-        as[(col + 2) * C::kLdA + r] = staged_a[l].z;
-        as[(col + 3) * C::kLdA + r] = staged_a[l].w;
+        float* as = a_stage(s) + a_row + l * kARowStep;
+        as[(a_col + 0) * C::kLdA] = staged_a[l].x;
+        as[(a_col + 1) * C::kLdA] = staged_a[l].y;
+        as[(a_col + 2) * C::kLdA] = staged_a[l].z;
+        as[(a_col + 3) * C::kLdA] = staged_a[l].w;
       }
     }
   };
@@ -140,15 +156,14 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
   };
 
   // The ring: tile t lives in stage t % kStages; kStages - 1 tiles are in flight while one is multiplied.
-  // Empty commit groups keep the wait counts right near the end.
+  // Tiles past the end are fetched too, as zeros without a read of memory (the k bound), into stages nothing
+  // reads again: the loop then has no branch around its copies.
   const int num_tiles = (k_padded + C::kBK - 1) / C::kBK;
 #pragma unroll
   for (int s = 0; s < C::kStages - 1; ++s) {
-    if (s < num_tiles) {
-      fetch_a(s, s);
-      store_staged_a(s);
-      copy_b(s, s);
-    }
+    fetch_a(s, s);
+    store_staged_a(s);
+    copy_b(s, s);
     commit_copies();
   }
   for (int t = 0; t < num_tiles; ++t) {
@@ -156,17 +171,15 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
     // Tile t is complete for everyone, and everyone is done with tile t-1, whose stage is refilled next.
     __syncthreads();
     const int next = t + C::kStages - 1;
-    const bool has_next = next < num_tiles;
-    if (has_next) {
-      fetch_a(next, next % C::kStages);
-      copy_b(next, next % C::kStages);
-    }
+    fetch_a(next, next % C::kStages);
+    copy_b(next, next % C::kStages);
     commit_copies();
     multiply_stage(t % C::kStages);
-    // The transposed path's A arrives in registers during the multiply; its stage is read only after the
-    // barrier at the top of a later iteration.
-    if (has_next) store_staged_a(next % C::kStages);
+    // The register-staged A arrives during the multiply; its stage is read only after the barrier at the top of
+    // a later iteration.
+    store_staged_a(next % C::kStages);
   }
+  wait_copies();  // the zero tiles past the end land before the block leaves
 
   const ScaledOutput out{c, ldc, m, n, alpha, beta};
   out.put_blocks(acc, block_row + a_first, 4 * C::kLaneRows, block_col + b_first, 4 * C::kLaneCols);
