@@ -15,6 +15,7 @@
 #include "hopper.cuh"
 #include "kernels.hpp"
 #include "tf32_passes.hpp"
+#include "tile_io.cuh"
 
 namespace matcompare::gpu {
 namespace {
@@ -240,13 +241,7 @@ __global__ void sum_partials(const float* __restrict__ partials, int ld_partial,
         const float4 x = *reinterpret_cast<const float4*>(p + s * plane);
         sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
       }
-      float4 result = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
-      if (beta != 0.0f) {
-        const float4 old = *reinterpret_cast<const float4*>(out);
-        result = make_float4(result.x + beta * old.x, result.y + beta * old.y, result.z + beta * old.z,
-                             result.w + beta * old.w);
-      }
-      *reinterpret_cast<float4*>(out) = result;
+      store_scaled4(alpha, beta, sum, out);
     } else {
       for (int j = 0; j < 4 && col + j < n; ++j) {
         float sum = p[j];
