@@ -61,9 +61,40 @@ __device__ __forceinline__ void shrink_registers() {
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
 }
 
-// The TF32 value nearest x, and the TF32 value nearest what it leaves over.
-__device__ __forceinline__ std::uint32_t big_part(float x) { return to_tf32(x); }
-__device__ __forceinline__ std::uint32_t small_part(float x) { return to_tf32(x - __uint_as_float(to_tf32(x))); }
+// The register operand's TF32 parts, rounded as cvt.rna rounds (to nearest, ties away from zero) but in fewer
+// instructions: the tensor cores read only the top 19 bits of an FP32 register, so adding half a TF32 ulp to the
+// bits and letting the hardware drop the low 13 is that rounding. (On sm_90 cvt.rna.tf32 is four ALU instructions
+// per value: a compare with infinity, the add, a select and the mask; at 16 values per consumer thread and k tile
+// they were 40% of what the consumers issued.) Infinities and NaNs pass unchanged, as from cvt.rna.
+__device__ __forceinline__ std::uint32_t big_part(float x) {
+  const std::uint32_t bits = __float_as_uint(x);
+  return fabsf(x) < INFINITY ? bits + 0x1000u : bits;
+}
+// What the big part leaves over, rounded the same way: x minus the TF32 value nearest x is exact in FP32. The big
+// part of an infinity or a NaN carries it; its small part is 0.
+__device__ __forceinline__ std::uint32_t small_part(float x) {
+  const float rest = x - __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u);
+  return fabsf(x) < INFINITY ? __float_as_uint(rest) + 0x1000u : 0u;
+}
+
+// One k tile's register fragments from the B boxes of a stage: thread (g, t4)'s pairs of adjacent C columns at
+// k = t4 (lo_offset) and t4 + 4 (hi_offset) of each k8 step, as big or as small parts.
+template <bool kSmall, int kSlabs, int kSlabBytes>
+__device__ __forceinline__ void load_fragments(const unsigned char* b_stage, int lo_offset, int hi_offset,
+                                               std::uint32_t (&frag)[kSlabs][kBK / 8][4]) {
+#pragma unroll
+  for (int j = 0; j < kSlabs; ++j) {
+#pragma unroll
+    for (int k8 = 0; k8 < kBK / 8; ++k8) {
+      const unsigned char* rows = b_stage + j * kSlabBytes + k8 * 8 * 128;
+      const float2 lo = *reinterpret_cast<const float2*>(rows + lo_offset);
+      const float2 hi = *reinterpret_cast<const float2*>(rows + hi_offset);
+      const float v[4] = {lo.x, lo.y, hi.x, hi.y};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) frag[j][k8][e] = kSmall ? small_part(v[e]) : big_part(v[e]);
+    }
+  }
+}
 #endif
 
 // passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
@@ -119,13 +150,16 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
       int tile_m, tile_n, first, last;
       unit_of(u, tile_m, tile_n, first, last);
+      int pass = first / k_tiles, k_tile = first % k_tiles;  // of each step, counted on rather than divided out
       for (int step = first; step < last; ++step, ++it) {
-        const int pass = step / k_tiles, k0 = step % k_tiles * kBK;
+        const int k0 = k_tile * kBK;
+        const bool small_a = pass == 0;
+        if (++k_tile == k_tiles) k_tile = 0, ++pass;
         const int s = it % kStages;
         if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
         const std::uint32_t stage = smem_addr + s * kStageBytes;
         expect_bytes(full + s * 8, kStageBytes);
-        load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * T::kBM + (pass == 0 ? 0 : big_a_rows));
+        load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * T::kBM + (small_a ? 0 : big_a_rows));
 #pragma unroll
         for (int i = 0; i < T::kBBoxes; ++i)
           load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, tile_n * T::kBN + i * kBBoxCols,
@@ -151,30 +185,6 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   const int hi_offset = box * kBBoxBytes + (t4 + 4) * 128 + (chunk ^ (t4 + 4)) * 16 + half * 8;
   constexpr int kSlabBytes = 2 * kBBoxBytes, kSlabCols = 2 * kBBoxCols;
 
-  auto load_fragments = [&](int s, bool small_b, std::uint32_t(&frag)[kSlabs][kBK / 8][4]) {
-    const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
-#pragma unroll
-    for (int j = 0; j < kSlabs; ++j) {
-#pragma unroll
-      for (int k8 = 0; k8 < kBK / 8; ++k8) {
-        const unsigned char* rows = b_stage + j * kSlabBytes + k8 * 8 * 128;
-        const float2 lo = *reinterpret_cast<const float2*>(rows + lo_offset);
-        const float2 hi = *reinterpret_cast<const float2*>(rows + hi_offset);
-        if (small_b) {
-          frag[j][k8][0] = small_part(lo.x);
-          frag[j][k8][1] = small_part(lo.y);
-          frag[j][k8][2] = small_part(hi.x);
-          frag[j][k8][3] = small_part(hi.y);
-        } else {
-          frag[j][k8][0] = big_part(lo.x);
-          frag[j][k8][1] = big_part(lo.y);
-          frag[j][k8][2] = big_part(hi.x);
-          frag[j][k8][3] = big_part(hi.y);
-        }
-      }
-    }
-  };
-
   int it = 0;
   float acc[kSlabs][T::kAccs];
   std::uint32_t frag[2][kSlabs][kBK / 8][4];
@@ -191,7 +201,11 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     auto multiply = [&](int step, std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
-      load_fragments(s, step / k_tiles == 1, f);
+      const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
+      if (passes == 3 && step >= k_tiles && step < 2 * k_tiles)  // the middle pass, big(A) small(B)
+        load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+      else
+        load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
       wgmma_fence();
       const std::uint32_t a_tile = smem_addr + s * kStageBytes;
 #pragma unroll
