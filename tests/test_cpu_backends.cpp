@@ -41,6 +41,18 @@ TEST_CASE("every micro-kernel of cpu/blis this CPU can run matches the reference
   CHECK_FALSE(cpu::blis::configuration().empty());
 }
 
+TEST_CASE("cpu/blis is right on any team size, the rows that do not divide among the threads included") {
+  const Backend& blis = find_backend("cpu/blis");
+  // 1, 2 and 3 threads divide some of these panel counts and not others; 7 and 16 leave rows over on every shape
+  // (the left-over rows are packed for the team and split by columns), and 16 is more threads than some have panels.
+  for (int threads : {1, 2, 3, 7, 16}) {
+    set_threads(threads);
+    for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40}})
+      matcompare_test::check_against_reference(blis, shape, {0.5f, 2.0f});
+  }
+  set_threads(0);
+}
+
 TEST_CASE("block sizes follow the caches: multiples of the register tile, inside their bounds") {
   for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels())
     for (const cpu::blis::CacheSizes caches : {cpu::blis::CacheSizes{32 << 10, 512 << 10, 8 << 20},
