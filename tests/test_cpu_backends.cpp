@@ -43,8 +43,9 @@ TEST_CASE("every micro-kernel of cpu/blis this CPU can run matches the reference
 
 TEST_CASE("cpu/blis is right on any team size, the rows that do not divide among the threads included") {
   const Backend& blis = find_backend("cpu/blis");
-  // 1, 2 and 3 threads divide some of these panel counts and not others; 7 and 16 leave rows over on every shape
-  // (the left-over rows are packed for the team and split by columns), and 16 is more threads than some have panels.
+  // 1, 2 and 3 threads divide some of these panel counts and not others; 7 and 16 leave rows over on the first two
+  // shapes (the left-over rows are packed for the team and split by columns), and the third has fewer panels than
+  // 7 or 16 threads (the team shrinks to one panel each).
   for (int threads : {1, 2, 3, 7, 16}) {
     set_threads(threads);
     for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40}})

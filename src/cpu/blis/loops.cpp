@@ -99,7 +99,7 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   const std::int64_t nc_max = std::min<std::int64_t>(block.nc, round_up(g.n, nr));
   AlignedFloats packed_b(kc_max * round_up(nc_max, nr));  // shared by the team
   // One packed-A block per thread (slices rounded to 64 bytes so each stays aligned), and the shared block of
-  // the rows left over when the panels do not divide among the team (fewer panels than threads), allocated here
+  // the rows left over when the panels do not divide among the team (at most threads - 1 panels), allocated here
   // so that nothing can throw inside the parallel region.
   const std::int64_t a_slice = round_up(round_up(mc_step, mr) * kc_max, kAlign / sizeof(float));
   AlignedFloats packed_a_all(a_slice * threads);
