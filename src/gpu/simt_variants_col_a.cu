@@ -15,7 +15,9 @@ std::vector<SimtVariant> col_a_variants() {
                   Config<256, 128, 8, 64, 64, 4, 4, true, 1>,   //
                   Config<128, 256, 8, 64, 64, 8, 4, true, 1>,   //
                   Config<128, 128, 16, 64, 64, 4, 3, true, 2>,  //
-                  Config<128, 256, 8, 64, 64, 8, 3, true, 1>>();
+                  Config<128, 256, 8, 64, 64, 8, 3, true, 1>,   //
+                  Config<96, 128, 16, 48, 64, 4, 3, true, 3>,   //
+                  Config<96, 128, 16, 48, 64, 4, 4, true, 3>>();
 }
 
 }  // namespace matcompare::gpu::simt
