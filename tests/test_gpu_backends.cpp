@@ -1,3 +1,4 @@
+#include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,31 @@ TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning tabl
       gpu::force_simt_choice({});
     }
   }
+}
+
+// A cut last round needs more tiles than the GPU runs at once; with fewer slots forced, the test shapes reach it,
+// with one tail a block or several, and heads and tails on the edges of C.
+TEST_CASE("gpu/simt-tuned's cut last round is correct and gives the same bits every time") {
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  for (const char* name : {"128x128x16_w64x64_l4x8_s3_colA_b2", "96x128x16_w48x64_l4x8_s3_colA_b3",
+                           "64x128x16_w32x64_l4x8_s4_rowA_b3", "256x128x8_w64x64_l4x8_s3_colA_b1"})
+    for (int slots : {3, 5, 7, 13}) {
+      SUBCASE((std::string(name) + " on " + std::to_string(slots) + " slots").c_str()) {
+        const gpu::SimtVariant* variant = nullptr;
+        for (const gpu::SimtVariant& v : gpu::simt_variants())
+          if (v.name == name) variant = &v;
+        REQUIRE(variant != nullptr);
+        const std::int64_t tiles = (1000 + variant->block_rows - 1) / variant->block_rows *
+                                   ((1001 + variant->block_cols - 1) / variant->block_cols);
+        REQUIRE(gpu::simt_schedule(tiles, 999 / variant->block_k, slots, true).head_k_tiles > 0);
+        gpu::force_simt_choice({name, 3, slots});
+        for (const matcompare_test::Scaling scaling : {matcompare_test::Scaling{0.5f, 2.0f}, {1.0f, 0.0f}})
+          matcompare_test::check_against_reference(tuned, {1000, 1001, 999}, scaling);
+        matcompare_test::check_against_reference(tuned, {300, 515, 1203}, {-1.5f, 0.0f});
+        matcompare_test::check_repeatable(tuned, {700, 333, 517});
+        gpu::force_simt_choice({});
+      }
+    }
 }
 
 // The shapes of the first case reach only some of the TF32 engine's tiles, and with at most 64 tiles they all

@@ -50,11 +50,53 @@ TEST_CASE("the table's classes cover every shape, and an unknown GPU gets the de
   CHECK(known);
 }
 
-TEST_CASE("waves: blocks over SMs times resident blocks, rounded up") {
-  CHECK(gpu::simt_waves({4096, 4096, 7}, 256, 128, 132, 1) == 4);   // 512 blocks
-  CHECK(gpu::simt_waves({4097, 3001, 7}, 256, 128, 132, 1) == 4);   // 17 x 24 = 408 blocks: 3.09 waves
-  CHECK(gpu::simt_waves({4097, 3001, 7}, 128, 128, 132, 2) == 3);   // 33 x 24 = 792 blocks: 3.00 waves
-  CHECK(gpu::simt_waves({1, 1, 1}, 256, 128, 132, 1) == 1);
+TEST_CASE("the schedule: whole rounds one block per tile, a part-empty last round cut where it gains") {
+  // 4096^2 in 128x128 tiles, two blocks on each of 132 SMs: three whole rounds, then 232 tiles and 32 idle slots.
+  // Each idle slot runs the tails of 8 tiles in turn, so the heads are ~8/9 of the 256 k tiles.
+  const gpu::SimtSchedule square = gpu::simt_schedule_for({4096, 4096, 4096}, 128, 128, 16, 132, 2);
+  CHECK(square.tiles == 1024);
+  CHECK(square.whole_tiles == 792);
+  CHECK(square.tails_per_slot == 8);
+  CHECK(square.head_k_tiles > 224);
+  CHECK(square.head_k_tiles < 236);
+  CHECK(square.rounds > 3.85);
+  CHECK(square.rounds < 3.96);
+  // No whole round before the part-empty one (256 tiles, 264 slots): one block per tile.
+  const gpu::SimtSchedule one_round = gpu::simt_schedule_for({2048, 2048, 2048}, 128, 128, 16, 132, 2);
+  CHECK(one_round.whole_tiles == 256);
+  CHECK(one_round.head_k_tiles == 0);
+  CHECK(one_round.rounds == 1.0);
+  // 33 x 24 = 792 tiles fill three rounds exactly.
+  const gpu::SimtSchedule full = gpu::simt_schedule_for({4097, 3001, 2049}, 128, 128, 16, 132, 2);
+  CHECK(full.head_k_tiles == 0);
+  CHECK(full.rounds == 3.0);
+  // Four k tiles a tile: what a cut costs outweighs the round it saves.
+  const gpu::SimtSchedule shallow = gpu::simt_schedule_for({4096, 4096, 64}, 128, 128, 16, 132, 2);
+  CHECK(shallow.head_k_tiles == 0);
+  CHECK(shallow.rounds == 4.0);
+  CHECK(gpu::simt_schedule_for({1, 1, 1}, 256, 128, 8, 132, 1).rounds == 1.0);
+}
+
+TEST_CASE("a cut round: every cut tile has a head and a tail, and the idle slots run the tails") {
+  for (std::int64_t tiles : {1, 2, 5, 15, 64, 100, 1024})
+    for (std::int64_t k_tiles : {1, 2, 3, 9, 63, 256})
+      for (std::int64_t slots : {1, 3, 7, 11, 264}) {
+        const gpu::SimtSchedule plan = gpu::simt_schedule(tiles, k_tiles, slots, true);
+        INFO("tiles=", tiles, " k_tiles=", k_tiles, " slots=", slots);
+        if (tiles % slots == 0 || k_tiles == 1) {
+          CHECK(plan.head_k_tiles == 0);
+          CHECK(plan.whole_tiles == tiles);
+          continue;
+        }
+        CHECK(plan.whole_tiles % slots == 0);
+        CHECK(plan.cut_tiles() == tiles % slots);
+        CHECK(plan.head_k_tiles >= 1);
+        CHECK(plan.head_k_tiles < k_tiles);
+        const std::int64_t idle = slots - plan.cut_tiles();
+        CHECK(std::int64_t(plan.tails_per_slot) * idle >= plan.cut_tiles());
+        CHECK(std::int64_t(plan.tails_per_slot - 1) * idle < plan.cut_tiles());
+        CHECK(gpu::simt_scratch_bytes(plan, 16384) >= std::size_t(plan.cut_tiles()) * 2 * 16384 * sizeof(float));
+      }
 }
 
 TEST_CASE("the choice follows the tuned times on the tuned shape and the waves elsewhere") {

@@ -10,6 +10,7 @@
 #include "../gpu/gpu_runtime.hpp"
 #include "../gpu/kernels.hpp"
 #include "../gpu/multi/multi_gpu.hpp"
+#include "../gpu/simt_tuning.hpp"
 #include "../gpu/tf32_passes.hpp"
 
 // Launchers and the scratch sizes that depend on the GPU exist only in the CUDA build.
@@ -129,8 +130,8 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
       with({}, GPU_LAUNCH(launch_warp_tiled)));
   gpu(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
                "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a tuned table "
-               "picks the variant per GPU and shape class"),
-      with({}, GPU_LAUNCH(launch_simt_tuned)));
+               "picks the variant per GPU and shape class; a part-empty last round is cut in k across idle slots"),
+      GpuKernelSpec{GPU_LAUNCH(launch_simt_tuned), 1, 4, 4, GPU_SCRATCH(simt_tuned_scratch_bytes), false, 0});
   gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
       with({}, GPU_LAUNCH(launch_wmma_tf32)));
   gpu(describe("gpu/tensor-core-tf32", "beyond the seeds (after 001 v10)",

@@ -1,5 +1,7 @@
 // gpu/simt-tuned: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU
 // and shape class (simt_tuning_table.inc, written by matcompare-tune).
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <mutex>
 #include <stdexcept>
@@ -49,10 +51,50 @@ const std::vector<SimtTableRow>& simt_table() {
   return rows;
 }
 
-int simt_waves(const GemmShape& shape, int block_rows, int block_cols, int sm_count, int resident_blocks) {
-  const std::int64_t blocks = ((shape.m + block_rows - 1) / block_rows) * ((shape.n + block_cols - 1) / block_cols);
-  const std::int64_t per_wave = std::int64_t(sm_count) * resident_blocks;
-  return int((blocks + per_wave - 1) / per_wave);
+namespace {
+
+// What cutting costs, in k tiles of work (estimates, bench/NOTES.md): a tail block's ring fill and store, and the
+// kernel that adds the parts (two more launches, a read of both parts and a write of the tile).
+constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
+
+std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_t slots, bool cut_any_rest) {
+  SimtSchedule plan;
+  plan.tiles = plan.whole_tiles = tiles;
+  if (tiles < 1 || k_tiles < 1 || slots < 1) return plan;
+  plan.rounds = double(ceil_div64(tiles, slots));
+  const std::int64_t full_rounds = tiles / slots, rest = tiles % slots, idle = slots - rest;
+  // With no whole round before it, the cut round is all there is: tried, and it lost (bench/NOTES.md).
+  if (rest == 0 || k_tiles < 2 || (full_rounds == 0 && !cut_any_rest)) return plan;
+  // The idle slots run the tails in turn, `per_worker` each; the head then balances that: head = per_worker * (tail +
+  // its cost).
+  const std::int64_t per_worker = ceil_div64(rest, idle);
+  const double balanced = double(per_worker) * (double(k_tiles) + kTailCostKTiles) / double(per_worker + 1);
+  const std::int64_t head = std::clamp<std::int64_t>(std::int64_t(std::ceil(balanced)), 1, k_tiles - 1);
+  const double round =
+      (std::max(double(head), double(per_worker) * (double(k_tiles - head) + kTailCostKTiles)) + kAddCostKTiles) /
+      double(k_tiles);
+  if (!cut_any_rest && double(full_rounds) + round > 0.99 * plan.rounds) return plan;  // gains 1% or more
+  plan.whole_tiles = full_rounds * slots;
+  plan.head_k_tiles = int(head);
+  plan.tails_per_slot = int(per_worker);
+  plan.rounds = double(full_rounds) + round;
+  return plan;
+}
+
+std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats) {
+  if (plan.head_k_tiles == 0) return 0;
+  return 2 * std::size_t(plan.cut_tiles()) * std::size_t(tile_floats) * sizeof(float);
+}
+
+SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, int sm_count,
+                               int resident_blocks) {
+  const std::int64_t tiles = ceil_div64(shape.m, block_rows) * ceil_div64(shape.n, block_cols);
+  const std::int64_t k_padded = ceil_div64(shape.k, 4) * 4;  // the spec's pad_k
+  return simt_schedule(tiles, ceil_div64(k_padded, block_k), std::int64_t(sm_count) * resident_blocks);
 }
 
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
@@ -76,11 +118,13 @@ SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardwar
     if (!variant) continue;
     const int resident = hardware.resident_blocks(row.variant);
     if (resident < 1) continue;
-    const auto waves = [&](const GemmShape& s) {
-      return simt_waves(s, variant->block_rows, variant->block_cols, hardware.sm_count, resident);
+    const auto rounds = [&](const GemmShape& s) {
+      return simt_schedule_for(s, variant->block_rows, variant->block_cols, variant->block_k, hardware.sm_count,
+                               resident)
+          .rounds;
     };
     const GemmShape tuned{row.tuned_size, row.tuned_size, row.tuned_size};
-    const double estimated_ms = row.tuned_ms / waves(tuned) * waves(shape);
+    const double estimated_ms = row.tuned_ms / rounds(tuned) * rounds(shape);
     if (estimated_ms < best_ms) {
       best_ms = estimated_ms;
       best = {row.variant, row.group};
@@ -94,16 +138,47 @@ void force_simt_choice(const SimtChoice& choice) {
   forced = choice;
 }
 
-void launch_simt_tuned(const DeviceGemm& g) {
+namespace {
+
+SimtChoice current_choice(const GemmShape& shape) {
   SimtChoice choice;
   {
     const std::lock_guard<std::mutex> lock(forced_mutex);
     choice = forced;
   }
-  if (choice.variant.empty()) choice = simt_choice(simt_table(), this_gpu(), GemmShape{g.m, g.n, g.k});
+  if (choice.variant.empty()) choice = simt_choice(simt_table(), this_gpu(), shape);
+  return choice;
+}
+
+const SimtVariant& named_variant(const std::string& name) {
   for (const SimtVariant& v : simt_variants())
-    if (v.name == choice.variant) return v.launch(g, choice.group);
-  throw std::runtime_error("gpu/simt-tuned: no variant named '" + choice.variant + "' (the tuning table is stale)");
+    if (v.name == name) return v;
+  throw std::runtime_error("gpu/simt-tuned: no variant named '" + name + "' (the tuning table is stale)");
+}
+
+SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int forced_slots) {
+  if (forced_slots < 1)
+    return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, multiprocessor_count(),
+                             v.resident_blocks());
+  const std::int64_t tiles = ceil_div64(shape.m, v.block_rows) * ceil_div64(shape.n, v.block_cols);
+  return simt_schedule(tiles, ceil_div64(ceil_div64(shape.k, 4) * 4, v.block_k), forced_slots, true);
+}
+
+}  // namespace
+
+std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
+  const int forced_slots = current_choice(shape).slots;
+  std::size_t bytes = 0;
+  for (const SimtVariant& v : simt_variants())
+    bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
+  return bytes;
+}
+
+void launch_simt_tuned(const DeviceGemm& g) {
+  const GemmShape shape{g.m, g.n, g.k};
+  const SimtChoice choice = current_choice(shape);
+  const SimtVariant& v = named_variant(choice.variant);
+  v.launch(g, choice.group, schedule_here(v, shape, choice.slots));
 }
 
 }  // namespace matcompare::gpu

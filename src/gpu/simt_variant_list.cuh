@@ -15,7 +15,7 @@ SimtVariant variant() {
   return {x(C::kBM, C::kBN) + "x" + std::to_string(C::kBK) + "_w" + x(C::kWM, C::kWN) + "_l" +
               x(C::kLaneRows, C::kLaneCols) + "_s" + std::to_string(C::kStages) +
               (C::kTransposedA ? "_colA" : "_rowA") + "_b" + std::to_string(C::kMinBlocks),
-          C::kBM, C::kBN, &launch_simt_tuned<C>, &resident_simt_blocks<C>};
+          C::kBM, C::kBN, C::kBK, &launch_simt_tuned<C>, &resident_simt_blocks<C>};
 }
 
 template <typename... Cs>
