@@ -1,3 +1,5 @@
+#include <cstdint>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "../src/cpu/blis/blis.hpp"
@@ -41,17 +43,39 @@ TEST_CASE("every micro-kernel of cpu/blis this CPU can run matches the reference
   CHECK_FALSE(cpu::blis::configuration().empty());
 }
 
-TEST_CASE("cpu/blis is right on any team size, the rows that do not divide among the threads included") {
+TEST_CASE("cpu/blis is right on any team size and any cut of its work into units") {
   const Backend& blis = find_backend("cpu/blis");
-  // 1, 2 and 3 threads divide some of these panel counts and not others; 7 and 16 leave rows over on the first two
-  // shapes (the left-over rows are packed for the team and split by columns), and the third has fewer panels than
-  // 7 or 16 threads (the team shrinks to one panel each).
-  for (int threads : {1, 2, 3, 7, 16}) {
-    set_threads(threads);
-    for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40}})
-      matcompare_test::check_against_reference(blis, shape, {0.5f, 2.0f});
+  // 1, 2 and 3 threads divide some of these panel counts and not others; the third shape has fewer panels than 7 or
+  // 16 threads (the team shrinks to one panel each). The small blocks make many k and column blocks, and units of
+  // two micro-panels and a few B micro-panels, the last ones ragged.
+  for (const char* blocks : {"", "64,24,96"}) {
+    setenv("MATCOMPARE_BLIS_BLOCKS", blocks, 1);
+    for (int threads : {1, 2, 3, 7, 16}) {
+      set_threads(threads);
+      for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40}})
+        matcompare_test::check_against_reference(blis, shape, {0.5f, 2.0f});
+    }
   }
+  unsetenv("MATCOMPARE_BLIS_BLOCKS");
   set_threads(0);
+}
+
+TEST_CASE("the units of a k block cover it once, in blocks no longer than MC") {
+  for (std::int64_t panels : {1, 5, 43, 171, 342})
+    for (std::int64_t b_panels : {1, 3, 64, 128})
+      for (int team : {1, 2, 7, 16})
+        for (std::int64_t max_panels : {1, 2, 28, 42}) {
+          const cpu::blis::UnitGrid grid = cpu::blis::unit_grid(panels, b_panels, team, max_panels);
+          INFO("panels=", panels, " b_panels=", b_panels, " team=", team, " max=", max_panels);
+          CHECK(grid.unit_panels >= 1);
+          CHECK(grid.unit_panels <= max_panels);
+          CHECK(grid.row_blocks * grid.unit_panels >= panels);
+          CHECK((grid.row_blocks - 1) * grid.unit_panels < panels);
+          CHECK(grid.col_blocks * grid.unit_b_panels >= b_panels);
+          CHECK((grid.col_blocks - 1) * grid.unit_b_panels < b_panels);
+          if (team == 1) CHECK(grid.col_blocks == 1);
+          if (team > 1 && panels >= 2 * team * max_panels) CHECK(grid.count() >= 2 * team);
+        }
 }
 
 TEST_CASE("block sizes follow the caches: multiples of the register tile, inside their bounds") {

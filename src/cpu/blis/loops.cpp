@@ -1,11 +1,13 @@
 // gemm_blis: the five BLIS blocking loops (jc over NC, pc over KC, ic over MC, jr over NR,
 // ir over MR) around packing and the register micro-kernel; the project's step beyond the seeds
-// (BLIS-style, after seed 003's packing and tiling). OpenMP splits the ic loop, and the jr loop for the rows that
-// do not divide among the threads; the team packs B together.
+// (BLIS-style, after seed 003's packing and tiling). The team packs each k block of A and B together, then takes
+// loops 3 to 5 in units (row blocks x column blocks) from a shared counter; it meets at a spinning barrier.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
+#include <thread>
 
 #include "../kernels.hpp"
 #include "blis.hpp"
@@ -35,6 +37,38 @@ struct AlignedFloats {
   ~AlignedFloats() { std::free(p); }
   AlignedFloats(const AlignedFloats&) = delete;
   AlignedFloats& operator=(const AlignedFloats&) = delete;
+};
+
+// The team's barrier inside one call: it spins (then yields), never sleeps. The OpenMP barrier parks a thread
+// after GOMP_SPINCOUNT pauses (the CLI sets it low, so that threads left idle between calls do not take cores from
+// OpenBLAS), and a parked thread costs a wake-up at every k block. Between calls the region's own end still parks.
+class SpinBarrier {
+ public:
+  void set_team(int team) { team_ = team; }  // before any wait, under an OpenMP barrier
+  void wait() {
+    const int generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == team_ - 1) {
+      arrived_.store(0, std::memory_order_relaxed);
+      generation_.fetch_add(1, std::memory_order_release);
+      return;
+    }
+    for (long spins = 0; generation_.load(std::memory_order_acquire) == generation; ++spins) {
+      if (spins < kSpinsBeforeYield)
+        relax();
+      else
+        std::this_thread::yield();  // a preempted team member may need this core
+    }
+  }
+
+ private:
+  static constexpr long kSpinsBeforeYield = 1 << 14;
+  static void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+  int team_ = 1;
+  std::atomic<int> arrived_{0}, generation_{0};
 };
 
 // C tile (rows x cols of it valid, ldc) = tile (row stride nr) + beta * C; C not read when beta == 0.
@@ -89,24 +123,21 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
-  // Every thread gets at least one micro-panel of rows; MC caps the rows of one packed block of A.
+  // Every thread gets at least one micro-panel of rows.
   const std::int64_t panels = (g.m + mr - 1) / mr;
   if (panels < threads) threads = static_cast<int>(panels);
-  const std::int64_t mc_step =
-      std::min<std::int64_t>(block.mc, ((panels + threads - 1) / threads) * mr);
 
   const std::int64_t kc_max = std::min<std::int64_t>(block.kc, g.k);
   const std::int64_t nc_max = std::min<std::int64_t>(block.nc, round_up(g.n, nr));
-  AlignedFloats packed_b(kc_max * round_up(nc_max, nr));  // shared by the team
-  // One packed-A block per thread (slices rounded to 64 bytes so each stays aligned), and the shared block of
-  // the rows left over when the panels do not divide among the team (at most threads - 1 panels), allocated here
-  // so that nothing can throw inside the parallel region.
-  const std::int64_t a_slice = round_up(round_up(mc_step, mr) * kc_max, kAlign / sizeof(float));
-  AlignedFloats packed_a_all(a_slice * threads);
-  AlignedFloats packed_a_left(std::max<std::int64_t>(1, (threads - 1) * mr * kc_max));
+  // The team's packed blocks of B (kc x nc) and of A (all rows x kc), allocated here so that nothing can throw
+  // inside the parallel region.
+  AlignedFloats packed_b(kc_max * round_up(nc_max, nr));
+  AlignedFloats packed_a(panels * mr * kc_max);
   const float* const a = g.a;
   const float* const b = g.b;
 
+  SpinBarrier barrier;
+  std::atomic<std::int64_t> next_unit{0};
 #pragma omp parallel num_threads(threads)
   {
     int thread = 0, team = 1;  // the team may be smaller than asked for
@@ -114,51 +145,57 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
     thread = omp_get_thread_num();
     team = omp_get_num_threads();
 #endif
-    float* const packed_a = packed_a_all.p + a_slice * thread;  // this thread's packed A
+#pragma omp single
+    barrier.set_team(team);
 
     for (std::int64_t jc = 0; jc < g.n; jc += block.nc) {  // loop 1: NC columns of B and C
       const std::int64_t nc = std::min<std::int64_t>(block.nc, g.n - jc);
+      const UnitGrid grid = unit_grid(panels, (nc + nr - 1) / nr, team, std::max(1, block.mc / mr));
       for (std::int64_t pc = 0; pc < g.k; pc += block.kc) {  // loop 2: KC-deep rank update
         const std::int64_t kc = std::min<std::int64_t>(block.kc, g.k - pc);
         // beta once per C element: the first rank update scales C, later ones accumulate.
         const float beta = pc == 0 ? g.beta : 1.0f;
 
-        // Loop 3, split across threads: each takes panels / team micro-panels of rows, packs its mc x kc blocks
-        // of A (alpha folded in) and runs loops 4 and 5 on them. The panels / team remainder would leave some
-        // threads a panel more than others (171 panels on 16 threads at m = 2048: 11 against 10.7 on average, 3%;
-        // 43 at m = 512: 3 against 2.7, 10%): those rows are packed once for the team and split by columns instead.
-        const std::int64_t whole = panels / team, left_first = whole * team * mr;
-        const std::int64_t first = whole * thread * mr, last = std::min(g.m, first + whole * mr);
-
-        // The team packs the kc x nc block of B once, panel by panel, and the left-over rows of A (one barrier
-        // after both).
+        // The team packs the kc x nc block of B and the m x kc block of A (alpha folded in), then meets.
+        if (thread == 0) next_unit.store(0, std::memory_order_relaxed);  // nobody takes a unit before the barrier
 #pragma omp for schedule(static) nowait
         for (std::int64_t jr = 0; jr < nc; jr += nr)
           pack_b_panel(nr, kc, std::min<std::int64_t>(nr, nc - jr), b + pc * g.ldb + jc + jr, g.ldb,
                        packed_b.p + jr * kc);
-#pragma omp for schedule(static)
-        for (std::int64_t ir = left_first; ir < g.m; ir += mr)
+#pragma omp for schedule(static) nowait
+        for (std::int64_t ir = 0; ir < g.m; ir += mr)
           pack_a_block(mr, std::min<std::int64_t>(mr, g.m - ir), kc, a + ir * g.lda + pc, g.lda, g.alpha,
-                       packed_a_left.p + (ir - left_first) * kc);
+                       packed_a.p + ir * kc);
+        barrier.wait();
 
-        for (std::int64_t ic = first; ic < last; ic += mc_step) {
-          const std::int64_t mc = std::min<std::int64_t>(mc_step, last - ic);
-          pack_a_block(mr, mc, kc, a + ic * g.lda + pc, g.lda, g.alpha, packed_a);
-          macro_kernel(kernel, mc, nc, kc, packed_a, packed_b.p, g.c + ic * g.ldc + jc, g.ldc, beta);
+        // Loops 3 to 5 in units of the grid, taken as threads finish: a thread whose CPU runs slow for a while
+        // takes fewer of them, where an even split would make everyone wait for it.
+        for (std::int64_t unit = next_unit.fetch_add(1, std::memory_order_relaxed); unit < grid.count();
+             unit = next_unit.fetch_add(1, std::memory_order_relaxed)) {
+          const std::int64_t ir = unit % grid.row_blocks * grid.unit_panels * mr;
+          const std::int64_t jr = unit / grid.row_blocks * grid.unit_b_panels * nr;  // both inside: unit_grid
+          macro_kernel(kernel, std::min(grid.unit_panels * mr, g.m - ir), std::min(grid.unit_b_panels * nr, nc - jr),
+                       kc, packed_a.p + ir * kc, packed_b.p + jr * kc, g.c + ir * g.ldc + jc + jr, g.ldc, beta);
         }
-        if (left_first < g.m) {  // this thread's share of the left-over rows' columns, in whole micro-panels
-          const std::int64_t b_panels = (nc + nr - 1) / nr;
-          const std::int64_t jr0 = b_panels * thread / team * nr;
-          const std::int64_t jr1 = std::min(nc, b_panels * (thread + 1) / team * nr);
-          if (jr0 < jr1)
-            macro_kernel(kernel, g.m - left_first, jr1 - jr0, kc, packed_a_left.p, packed_b.p + jr0 * kc,
-                         g.c + left_first * g.ldc + jc + jr0, g.ldc, beta);
-        }
-        // B stays packed until everyone is done with it.
-#pragma omp barrier
+        // A and B stay packed until everyone is done with them.
+        barrier.wait();
       }
     }
   }
+}
+
+UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::int64_t max_unit_panels) {
+  UnitGrid grid;
+  // At least two row blocks a thread, none longer than an MC block (the A block then stays in L2); then enough
+  // column blocks for ~8 units a thread. One thread takes whole MC blocks across all columns, as BLIS does.
+  const std::int64_t per = std::clamp<std::int64_t>((panels + 2 * team - 1) / (2 * team), 1, max_unit_panels);
+  grid.row_blocks = (panels + per - 1) / per;
+  grid.unit_panels = (panels + grid.row_blocks - 1) / grid.row_blocks;
+  const std::int64_t target = team == 1 ? 1 : 8 * std::int64_t(team);
+  const std::int64_t columns = std::clamp<std::int64_t>((target + grid.row_blocks - 1) / grid.row_blocks, 1, b_panels);
+  grid.unit_b_panels = (b_panels + columns - 1) / columns;
+  grid.col_blocks = (b_panels + grid.unit_b_panels - 1) / grid.unit_b_panels;
+  return grid;
 }
 
 std::string configuration() {
