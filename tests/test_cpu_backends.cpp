@@ -46,13 +46,15 @@ TEST_CASE("every micro-kernel of cpu/blis this CPU can run matches the reference
 TEST_CASE("cpu/blis is right on any team size and any cut of its work into units") {
   const Backend& blis = find_backend("cpu/blis");
   // 1, 2 and 3 threads divide some of these panel counts and not others; the third shape has fewer panels than 7 or
-  // 16 threads (the team shrinks to one panel each). The small blocks make many k and column blocks, and units of
-  // two micro-panels and a few B micro-panels, the last ones ragged.
+  // 16 threads (the team shrinks to one panel each); the fourth is one B micro-panel wide, so each row block is one
+  // unit and its taker packs it (as one thread always does). The small blocks make many k and column blocks, and
+  // units of two micro-panels and a few B micro-panels, the last ones ragged.
   for (const char* blocks : {"", "64,24,96"}) {
     setenv("MATCOMPARE_BLIS_BLOCKS", blocks, 1);
     for (int threads : {1, 2, 3, 7, 16}) {
       set_threads(threads);
-      for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40}})
+      for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40},
+                                   GemmShape{300, 20, 129}})
         matcompare_test::check_against_reference(blis, shape, {0.5f, 2.0f});
     }
   }

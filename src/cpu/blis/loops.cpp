@@ -156,16 +156,21 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
         // beta once per C element: the first rank update scales C, later ones accumulate.
         const float beta = pc == 0 ? g.beta : 1.0f;
 
-        // The team packs the kc x nc block of B and the m x kc block of A (alpha folded in), then meets.
+        // The team packs the kc x nc block of B and, where several units share a row block, the m x kc block of A
+        // (alpha folded in), then meets. Where a row block is one unit (one thread always), its taker packs it just
+        // before using it, so that it is still in L2: packed up front, one thread ran 5% slower on the Xeon host.
+        const bool pack_a_in_units = grid.col_blocks == 1;
         if (thread == 0) next_unit.store(0, std::memory_order_relaxed);  // nobody takes a unit before the barrier
 #pragma omp for schedule(static) nowait
         for (std::int64_t jr = 0; jr < nc; jr += nr)
           pack_b_panel(nr, kc, std::min<std::int64_t>(nr, nc - jr), b + pc * g.ldb + jc + jr, g.ldb,
                        packed_b.p + jr * kc);
+        if (!pack_a_in_units) {
 #pragma omp for schedule(static) nowait
-        for (std::int64_t ir = 0; ir < g.m; ir += mr)
-          pack_a_block(mr, std::min<std::int64_t>(mr, g.m - ir), kc, a + ir * g.lda + pc, g.lda, g.alpha,
-                       packed_a.p + ir * kc);
+          for (std::int64_t ir = 0; ir < g.m; ir += mr)
+            pack_a_block(mr, std::min<std::int64_t>(mr, g.m - ir), kc, a + ir * g.lda + pc, g.lda, g.alpha,
+                         packed_a.p + ir * kc);
+        }
         barrier.wait();
 
         // Loops 3 to 5 in units of the grid, taken as threads finish: a thread whose CPU runs slow for a while
@@ -174,8 +179,10 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
              unit = next_unit.fetch_add(1, std::memory_order_relaxed)) {
           const std::int64_t ir = unit % grid.row_blocks * grid.unit_panels * mr;
           const std::int64_t jr = unit / grid.row_blocks * grid.unit_b_panels * nr;  // both inside: unit_grid
-          macro_kernel(kernel, std::min(grid.unit_panels * mr, g.m - ir), std::min(grid.unit_b_panels * nr, nc - jr),
-                       kc, packed_a.p + ir * kc, packed_b.p + jr * kc, g.c + ir * g.ldc + jc + jr, g.ldc, beta);
+          const std::int64_t rows = std::min(grid.unit_panels * mr, g.m - ir);
+          if (pack_a_in_units) pack_a_block(mr, rows, kc, a + ir * g.lda + pc, g.lda, g.alpha, packed_a.p + ir * kc);
+          macro_kernel(kernel, rows, std::min(grid.unit_b_panels * nr, nc - jr), kc, packed_a.p + ir * kc,
+                       packed_b.p + jr * kc, g.c + ir * g.ldc + jc + jr, g.ldc, beta);
         }
         // A and B stay packed until everyone is done with them.
         barrier.wait();
