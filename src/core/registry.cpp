@@ -64,7 +64,8 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   cpu(describe("cpu/loop-kij", "004 loop order kij", "rank-1 updates, inner loop along rows of B and C"), cpu::gemm_loop_kij);
   cpu(describe("cpu/loop-kji", "004 loop order kji", "rank-1 updates, inner loop down columns of A and C"), cpu::gemm_loop_kji);
   cpu(describe("cpu/blis", "BLIS-style step beyond the seeds",
-               "packed panels, five blocking loops and a 6x16 AVX2 register micro-kernel, OpenMP over the loops"),
+               "packed panels, five blocking loops, a register micro-kernel picked by what the CPU reports; "
+               "threads take each k block's work in units as they finish"),
       cpu::gemm_blis);
   cpu(describe("cpu/openblas", "vendor (003/004 baselines)", "OpenBLAS cblas_sgemm", Precision::fp32, true),
       cpu::gemm_openblas);
