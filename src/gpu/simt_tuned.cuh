@@ -62,7 +62,7 @@ struct LaneTile {
 };
 
 // acc += the block tile at (block_row, block_col) over k tiles kt_begin .. kt_end - 1, k below k_end: the whole k
-// loop of a one-tile block, or a share of it under stream-K.
+// loop of a one-tile block, or the head or the tail of a cut tile.
 template <typename C>
 __device__ __forceinline__ void tile_product(float* smem, const float* __restrict__ a, int lda,
                                              const float* __restrict__ b, int ldb, int m, int n, int block_row,

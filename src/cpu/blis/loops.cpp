@@ -158,7 +158,7 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
 
         // The team packs the kc x nc block of B and, where several units share a row block, the m x kc block of A
         // (alpha folded in), then meets. Where a row block is one unit (one thread always), its taker packs it just
-        // before using it, so that it is still in L2: packed up front, one thread ran 5% slower on the Xeon host.
+        // before using it, while it can stay in L2, as BLIS's loop 3 does.
         const bool pack_a_in_units = grid.col_blocks == 1;
         if (thread == 0) next_unit.store(0, std::memory_order_relaxed);  // nobody takes a unit before the barrier
 #pragma omp for schedule(static) nowait
