@@ -57,7 +57,8 @@ CacheSizes this_cpu_caches() {
 
 BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches) {
   BlockSizes s{kernel.mr, kernel.nr, 0, 0, 0};
-  s.kc = fit(caches.l1d * std::min(kernel.mr, 12) / 12, std::int64_t(kernel.nr) * 4, 16, 128, 512);
+  const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
+  s.kc = fit(b_panel_budget, std::int64_t(kernel.nr) * 4, 16, 128, 768);
   s.mc = fit(caches.l2 / 2, std::int64_t(s.kc) * 4, kernel.mr, kernel.mr, 512 / kernel.mr * kernel.mr);
   s.nc = fit(caches.l3 / 2, std::int64_t(s.kc) * 4, kernel.nr, kernel.nr, 4096 / kernel.nr * kernel.nr);
   return s;

@@ -24,12 +24,13 @@ struct BlockSizes {
 //
 // | size | rule                                                      | why                                       |
 // |------|-----------------------------------------------------------|-------------------------------------------|
-// | KC   | KC x NR x 4 B <= L1d x min(MR, 12) / 12; multiple of   | the B micro-panel stays in L1 while every |
-// |      | 16; 128..512                                              | A micro-panel of the ic block streams by; |
-// |      |                                                           | a taller tile reuses each B element more  |
-// |      |                                                           | and tolerates B spilling to L2 (measured: |
-// |      |                                                           | AVX2 6x16 on Zen 3 best at half of L1,    |
-// |      |                                                           | AVX-512 12x32 on Xeon at all of it)       |
+// | KC   | KC x NR x 4 B <= 2 x L1d for a tile of 12 rows or more,  | a 12-row tile reuses each B element 12    |
+// |      | <= 1/2 of L1d for a shorter one; multiple of 16; 128..768 | times, so its B micro-panel may stream    |
+// |      |                                                           | from L2, and a deeper k block passes over |
+// |      |                                                           | C fewer times (measured: AVX-512 12x32 on |
+// |      |                                                           | Zen 4 and the Xeon host, KC 512-768 ahead |
+// |      |                                                           | of 256-384); a 6-row tile keeps B in L1   |
+// |      |                                                           | (AVX2 6x16 on Zen 3 best at half of L1d)  |
 // | MC   | MC x KC x 4 B <= 1/2 of L2; multiple of MR; MR..512       | the packed A block stays in L2 across jr  |
 // | NC   | KC x NC x 4 B <= 1/2 of L3; multiple of NR; NR..4096      | the packed B block, shared by the threads,|
 // |      |                                                           | stays in L3 across the ic blocks          |

@@ -28,7 +28,7 @@ struct Tile {
     }
   }
 
-  static constexpr bool kBFillsL1 = MR >= 12;  // the KC rule of block_sizes.hpp gives B all of L1d, else half
+  static constexpr bool kBFillsL1 = MR >= 12;  // the KC rule of block_sizes.hpp gives B twice L1d, else half
   static constexpr std::int64_t kPrefetchDepth = 32;  // k steps before the end at which C goes to L1
 
   // Every cache line of the tile's rows (a row need not start on a line); kLocality 3 is L1, 2 is L2. Not unrolled:
@@ -50,9 +50,9 @@ struct Tile {
       for (int v = 0; v < NV; ++v) acc[i][v] = Isa::zero();
 
     // The C tile (MR rows, ldc apart) is read and written only at the end. Where the block table lets the B
-    // micro-panel fill L1d (a 12-row tile, block_sizes.hpp), B's stream would evict the tile from L1 long before
-    // the end: it goes to L2 now, whatever beta (the stores need the lines too), and into L1 kPrefetchDepth k
-    // steps before the end. Where B takes half of L1d (a 6-row tile), it goes to L1 now and stays there.
+    // micro-panel fill L1d and more (a 12-row tile, block_sizes.hpp), B's stream would evict the tile from L1 long
+    // before the end: it goes to L2 now, whatever beta (the stores need the lines too), and into L1 kPrefetchDepth
+    // k steps before the end. Where B takes half of L1d (a 6-row tile), it goes to L1 now and stays there.
     if constexpr (kBFillsL1)
       prefetch_tile<2>(c, ldc);
     else if (beta != 0.0f)
