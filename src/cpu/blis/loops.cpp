@@ -200,17 +200,8 @@ UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::in
   grid.unit_panels = (panels + grid.row_blocks - 1) / grid.row_blocks;
   const std::int64_t target = team == 1 ? 1 : 8 * std::int64_t(team);
   const std::int64_t columns = std::clamp<std::int64_t>((target + grid.row_blocks - 1) / grid.row_blocks, 1, b_panels);
-  const auto cut_columns = [&](std::int64_t blocks) {
-    grid.unit_b_panels = (b_panels + blocks - 1) / blocks;
-    grid.col_blocks = (b_panels + grid.unit_b_panels - 1) / grid.unit_b_panels;
-  };
-  // A count the team divides leaves no thread waiting for another's last unit when the cores run alike (17 units
-  // for 2 threads cost 1 in 18); more column blocks give one if at most twice as many do, else the counter absorbs it.
-  for (std::int64_t blocks = columns; blocks <= std::min(2 * columns, b_panels); ++blocks) {
-    cut_columns(blocks);
-    if (grid.count() % team == 0) return grid;
-  }
-  cut_columns(columns);
+  grid.unit_b_panels = (b_panels + columns - 1) / columns;
+  grid.col_blocks = (b_panels + grid.unit_b_panels - 1) / grid.unit_b_panels;
   return grid;
 }
 
