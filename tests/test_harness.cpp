@@ -170,7 +170,62 @@ class Slowed final : public Backend {
   BackendInfo info_;
 };
 
+// Every other compute run of a workspace takes `slow_ms` instead of `fast_ms`: paired ratios that disagree.
+class Alternating final : public Backend {
+ public:
+  Alternating(const Backend& inner, double fast_ms, double slow_ms)
+      : inner_(inner), fast_ms_(fast_ms), slow_ms_(slow_ms) {
+    info_ = inner.info();
+    info_.name = "test/alternating";
+  }
+  const BackendInfo& info() const override { return info_; }
+  Availability availability() const override { return inner_.availability(); }
+  std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
+    return std::make_unique<Runs>(inner_.prepare(shape), fast_ms_, slow_ms_);
+  }
+
+ private:
+  struct Runs final : Workspace {
+    Runs(std::unique_ptr<Workspace> inner, double fast_ms, double slow_ms)
+        : inner(std::move(inner)), fast_ms(fast_ms), slow_ms(slow_ms) {}
+    void upload(const MatrixF& a, const MatrixF& b) override { inner->upload(a, b); }
+    void set_output(const MatrixF& c) override { inner->set_output(c); }
+    void compute(float alpha, float beta) override {
+      inner->compute(alpha, beta);
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(runs++ % 2 ? slow_ms : fast_ms));
+    }
+    void download(MatrixF& c) override { inner->download(c); }
+    void flush_cache() override { inner->flush_cache(); }
+    void synchronize() override { inner->synchronize(); }
+    std::unique_ptr<Stopwatch> stopwatch() override { return inner->stopwatch(); }
+    std::unique_ptr<Workspace> inner;
+    double fast_ms, slow_ms;
+    int runs = 0;
+  };
+  const Backend& inner_;
+  double fast_ms_, slow_ms_;
+  BackendInfo info_;
+};
+
 }  // namespace
+
+TEST_CASE("a paired measurement whose ratios disagree takes more pairs, until 8 x min_time") {
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 5;
+  o.min_time_s = 0.05;
+  o.flush_cache = false;
+  const Slowed vendor(find_backend("cpu/gold"), 10.0);
+  const Alternating row(find_backend("cpu/gold"), 10.0, 20.0);  // ratios of 1 and 0.5, half each
+  const auto start = std::chrono::steady_clock::now();
+  const BenchmarkResult r = measure_paired(row, p, o, vendor);
+  const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  // 5 pairs of 20-30 ms meet repetitions and min_time; unsettled, the pairs go on to 0.4 s of sampling.
+  CHECK(r.vs_vendor_pairs > 8);
+  CHECK(r.vs_vendor_q3 - r.vs_vendor_q1 > 0.3);
+  CHECK(took_s < 0.4 + 2.0);  // the trial, verification and end-to-end samples come on top
+}
 
 TEST_CASE("a backend whose one run does not fit its budget gets an estimate from verified rows, labelled as such") {
   // 1 ms per row: a full run of 2000 rows takes 2 s, the budget 0.6 s.

@@ -72,12 +72,17 @@ TimeStats summarize(std::vector<double> ms) {
   return t;
 }
 
+// A paired measurement that is not `settled` by then stops at this many times min_time (or its deadline).
+constexpr double kUnsettledMinTimes = 8;
+
 // Samples until at least `repetitions` samples and `min_time` of timed work; a run whose untimed preparation
-// dominates (cache flushes around microsecond kernels) stops at 4x min_time. The deadline ends it earlier: a
-// sample starts only if one as long as the longest so far (the first: `first_guess_s`) ends before it, so there
-// may be none. `one_sample` does its own untimed preparation and returns the timed milliseconds.
-template <typename OneSample>
-TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double first_guess_s, OneSample one_sample) {
+// dominates (cache flushes around microsecond kernels) stops at 4x min_time. Past that it goes on while `settled()`
+// says no, up to kUnsettledMinTimes x min_time. The deadline ends it earlier: a sample starts only if one as long as
+// the longest so far (the first: `first_guess_s`) ends before it, so there may be none. `one_sample` does its own
+// untimed preparation and returns the timed milliseconds.
+template <typename OneSample, typename Settled>
+TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double first_guess_s, OneSample one_sample,
+                 Settled settled) {
   std::vector<double> ms;
   double timed_total_ms = 0, longest_s = first_guess_s;
   const auto start = Clock::now();
@@ -87,10 +92,16 @@ TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double f
     longest_s = ms.empty() ? seconds_since(sample_start) : std::max(longest_s, seconds_since(sample_start));
     ms.push_back(t);
     timed_total_ms += t;
+    const double elapsed_s = seconds_since(start);
     const bool enough_samples = int(ms.size()) >= o.repetitions;
-    if (enough_samples && (timed_total_ms >= o.min_time_s * 1000.0 || seconds_since(start) >= 4 * o.min_time_s)) break;
+    const bool enough_time = timed_total_ms >= o.min_time_s * 1000.0 || elapsed_s >= 4 * o.min_time_s;
+    if (enough_samples && enough_time && (elapsed_s >= kUnsettledMinTimes * o.min_time_s || settled())) break;
   }
   return summarize(std::move(ms));
+}
+template <typename OneSample>
+TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double first_guess_s, OneSample one_sample) {
+  return sample(o, deadline, first_guess_s, one_sample, [] { return true; });
 }
 
 // The q-quantile of sorted values, interpolated between neighbours.
@@ -150,6 +161,16 @@ PairedRatio paired_ratio(const std::vector<double>& vendor_ms, const std::vector
   std::sort(ratios.begin(), ratios.end());
   r = {quantile(ratios, 0.5), quantile(ratios, 0.25), quantile(ratios, 0.75), int(ratios.size())};
   return r;
+}
+
+// Whether the median of the paired ratios is known to within kRatioPrecision: its standard error, for a spread near
+// normal 1.2533 sigma / sqrt(pairs) with sigma ~ IQR / 1.349, is at most that share of it. One disturbed pair of five
+// moves a median by the spread itself; a wide spread takes more pairs.
+constexpr double kRatioPrecision = 0.01;
+bool ratio_settled(const std::vector<double>& vendor_ms, const std::vector<double>& row_ms) {
+  const PairedRatio r = paired_ratio(vendor_ms, row_ms);
+  if (r.pairs < 2) return false;
+  return 0.929 * (r.q3 - r.q1) / std::sqrt(double(r.pairs)) <= kRatioPrecision * r.median;
 }
 
 // Seconds per row of C between two timed row counts. More rows cannot cost less: noise that says so leaves the
@@ -335,6 +356,10 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
     if (!partners_first) time_partners();
     row_ms.push_back(t);
     return t;
+  }, [&] {
+    for (const std::vector<double>& ms : partner_ms)
+      if (!ratio_settled(ms, row_ms)) return false;
+    return true;
   });
   if (r.compute.samples == 0) {
     // Only the verification run fitted: it is the sample, paired with one run of each partner (vendors are the

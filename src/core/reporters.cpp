@@ -89,7 +89,9 @@ json context_json(const RunContext& c) {
                  {"compute", "median of samples after a verification run; GPU by CUDA events, CPU by steady_clock"},
                  {"total", "host steady_clock around upload + compute + download"},
                  {"vs_vendor", "median over pairs of vendor time / row time, the vendor and the row timed in turn "
-                               "(ABBA) on the same inputs and cache policy; q1, q3: quartiles of the pair ratios"},
+                               "(ABBA) on the same inputs and cache policy; q1, q3: quartiles of the pair ratios; "
+                               "pairs go on past repetitions and min_time_s while 0.93 x IQR / sqrt(pairs) is over 1% "
+                               "of the median, up to 8 x min_time_s and the row's share of the budget"},
                  {"speedup", "multi-GPU rows: the single-GPU vendor's time on the same shape in this run / the "
                              "row's time; end-to-end (vendor total_ms) for host-resident rows, compute (vendor "
                              "median_ms) otherwise; efficiency = speedup / devices"},
