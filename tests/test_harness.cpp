@@ -140,70 +140,38 @@ class Slowed final : public Backend {
     const double per_rows_ms = past ? sleep_ms_per_row_ * double(cliff_rows_) +
                                           sleep_ms_past_cliff_ * double(shape.m - cliff_rows_)
                                     : sleep_ms_per_row_ * double(shape.m);
-    return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + per_rows_ms);
+    return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + per_rows_ms, every_other_run_ms);
   }
   // Each set-up sleeps this long, like gpu/cublasmp-fp32's (worker processes and NCCL start in ~1 s; a 2048 run
   // takes 0.3 ms); prepared counts them.
   double set_up_s = 0;
   mutable int prepared = 0;
+  // When set, every other compute run of a workspace sleeps this long instead.
+  double every_other_run_ms = 0;
 
  private:
   struct SlowedWorkspace final : Workspace {
-    SlowedWorkspace(std::unique_ptr<Workspace> inner, double sleep_ms) : inner(std::move(inner)), sleep_ms(sleep_ms) {}
+    SlowedWorkspace(std::unique_ptr<Workspace> inner, double sleep_ms, double every_other_ms)
+        : inner(std::move(inner)), sleep_ms(sleep_ms), every_other_ms(every_other_ms) {}
     void upload(const MatrixF& a, const MatrixF& b) override { inner->upload(a, b); }
     void set_output(const MatrixF& c) override { inner->set_output(c); }
     void compute(float alpha, float beta) override {
       inner->compute(alpha, beta);
-      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(sleep_ms));
+      const bool other = every_other_ms > 0 && runs++ % 2 == 1;
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(other ? every_other_ms : sleep_ms));
     }
     void download(MatrixF& c) override { inner->download(c); }
     void flush_cache() override { inner->flush_cache(); }
     void synchronize() override { inner->synchronize(); }
     std::unique_ptr<Stopwatch> stopwatch() override { return inner->stopwatch(); }
     std::unique_ptr<Workspace> inner;
-    double sleep_ms;
+    double sleep_ms, every_other_ms;
+    int runs = 0;
   };
   const Backend& inner_;
   double sleep_ms_, sleep_ms_per_row_;
   std::int64_t cliff_rows_;
   double sleep_ms_past_cliff_;
-  BackendInfo info_;
-};
-
-// Every other compute run of a workspace takes `slow_ms` instead of `fast_ms`: paired ratios that disagree.
-class Alternating final : public Backend {
- public:
-  Alternating(const Backend& inner, double fast_ms, double slow_ms)
-      : inner_(inner), fast_ms_(fast_ms), slow_ms_(slow_ms) {
-    info_ = inner.info();
-    info_.name = "test/alternating";
-  }
-  const BackendInfo& info() const override { return info_; }
-  Availability availability() const override { return inner_.availability(); }
-  std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
-    return std::make_unique<Runs>(inner_.prepare(shape), fast_ms_, slow_ms_);
-  }
-
- private:
-  struct Runs final : Workspace {
-    Runs(std::unique_ptr<Workspace> inner, double fast_ms, double slow_ms)
-        : inner(std::move(inner)), fast_ms(fast_ms), slow_ms(slow_ms) {}
-    void upload(const MatrixF& a, const MatrixF& b) override { inner->upload(a, b); }
-    void set_output(const MatrixF& c) override { inner->set_output(c); }
-    void compute(float alpha, float beta) override {
-      inner->compute(alpha, beta);
-      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(runs++ % 2 ? slow_ms : fast_ms));
-    }
-    void download(MatrixF& c) override { inner->download(c); }
-    void flush_cache() override { inner->flush_cache(); }
-    void synchronize() override { inner->synchronize(); }
-    std::unique_ptr<Stopwatch> stopwatch() override { return inner->stopwatch(); }
-    std::unique_ptr<Workspace> inner;
-    double fast_ms, slow_ms;
-    int runs = 0;
-  };
-  const Backend& inner_;
-  double fast_ms_, slow_ms_;
   BackendInfo info_;
 };
 
@@ -216,7 +184,8 @@ TEST_CASE("a paired measurement whose ratios disagree takes more pairs, until 8 
   o.min_time_s = 0.05;
   o.flush_cache = false;
   const Slowed vendor(find_backend("cpu/gold"), 10.0);
-  const Alternating row(find_backend("cpu/gold"), 10.0, 20.0);  // ratios of 1 and 0.5, half each
+  Slowed row(find_backend("cpu/gold"), 10.0);
+  row.every_other_run_ms = 20.0;  // ratios of 1 and 0.5, half each
   const auto start = std::chrono::steady_clock::now();
   const BenchmarkResult r = measure_paired(row, p, o, vendor);
   const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
