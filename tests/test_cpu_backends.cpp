@@ -97,7 +97,8 @@ TEST_CASE("block sizes follow the caches: multiples of the register tile, inside
       const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
       CHECK(s.kc * kernel.nr * 4 <= std::max<std::int64_t>(b_panel_budget, 128 * kernel.nr * 4));
       CHECK(s.kc <= 768);
-      CHECK(std::int64_t(s.mc) * s.kc * 4 <= std::max<std::int64_t>(caches.l2 / 2, std::int64_t(kernel.mr) * s.kc * 4));
+      const std::int64_t a_block_bytes = std::int64_t(s.mc) * s.kc * 4;
+      CHECK(a_block_bytes <= std::max<std::int64_t>(caches.l2 / 2, std::int64_t(kernel.mr) * s.kc * 4));
     }
 }
 
