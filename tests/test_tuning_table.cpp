@@ -53,7 +53,7 @@ TEST_CASE("the table's classes cover every shape, and an unknown GPU gets the de
 TEST_CASE("the schedule: whole rounds one block per tile, a part-empty last round cut where it gains") {
   // 4096^2 in 128x128 tiles, two blocks on each of 132 SMs: three whole rounds, then 232 tiles and 32 idle slots.
   // Each idle slot runs the tails of 8 tiles in turn, so the heads are ~8/9 of the 256 k tiles.
-  const gpu::SimtSchedule square = gpu::simt_schedule_for({4096, 4096, 4096}, 128, 128, 16, 132, 2);
+  const gpu::SimtSchedule square = gpu::simt_schedule_for({4096, 4096, 4096}, 128, 128, 16, 132 * 2);
   CHECK(square.tiles == 1024);
   CHECK(square.whole_tiles == 792);
   CHECK(square.tails_per_slot == 8);
@@ -62,19 +62,19 @@ TEST_CASE("the schedule: whole rounds one block per tile, a part-empty last roun
   CHECK(square.rounds > 3.85);
   CHECK(square.rounds < 3.96);
   // No whole round before the part-empty one (256 tiles, 264 slots): one block per tile.
-  const gpu::SimtSchedule one_round = gpu::simt_schedule_for({2048, 2048, 2048}, 128, 128, 16, 132, 2);
+  const gpu::SimtSchedule one_round = gpu::simt_schedule_for({2048, 2048, 2048}, 128, 128, 16, 132 * 2);
   CHECK(one_round.whole_tiles == 256);
   CHECK(one_round.head_k_tiles == 0);
   CHECK(one_round.rounds == 1.0);
   // 33 x 24 = 792 tiles fill three rounds exactly.
-  const gpu::SimtSchedule full = gpu::simt_schedule_for({4097, 3001, 2049}, 128, 128, 16, 132, 2);
+  const gpu::SimtSchedule full = gpu::simt_schedule_for({4097, 3001, 2049}, 128, 128, 16, 132 * 2);
   CHECK(full.head_k_tiles == 0);
   CHECK(full.rounds == 3.0);
   // Four k tiles a tile: what a cut costs outweighs the round it saves.
-  const gpu::SimtSchedule shallow = gpu::simt_schedule_for({4096, 4096, 64}, 128, 128, 16, 132, 2);
+  const gpu::SimtSchedule shallow = gpu::simt_schedule_for({4096, 4096, 64}, 128, 128, 16, 132 * 2);
   CHECK(shallow.head_k_tiles == 0);
   CHECK(shallow.rounds == 4.0);
-  CHECK(gpu::simt_schedule_for({1, 1, 1}, 256, 128, 8, 132, 1).rounds == 1.0);
+  CHECK(gpu::simt_schedule_for({1, 1, 1}, 256, 128, 8, 132 * 1).rounds == 1.0);
 }
 
 TEST_CASE("a cut round: every cut tile has a head and a tail, and the idle slots run the tails") {

@@ -90,11 +90,11 @@ std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats) {
   return 2 * std::size_t(plan.cut_tiles()) * std::size_t(tile_floats) * sizeof(float);
 }
 
-SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, int sm_count,
-                               int resident_blocks) {
+SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, std::int64_t slots,
+                               bool cut_any_rest) {
   const std::int64_t tiles = ceil_div64(shape.m, block_rows) * ceil_div64(shape.n, block_cols);
   const std::int64_t k_padded = ceil_div64(shape.k, 4) * 4;  // the spec's pad_k
-  return simt_schedule(tiles, ceil_div64(k_padded, block_k), std::int64_t(sm_count) * resident_blocks);
+  return simt_schedule(tiles, ceil_div64(k_padded, block_k), slots, cut_any_rest);
 }
 
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
@@ -119,8 +119,8 @@ SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardwar
     const int resident = hardware.resident_blocks(row.variant);
     if (resident < 1) continue;
     const auto rounds = [&](const GemmShape& s) {
-      return simt_schedule_for(s, variant->block_rows, variant->block_cols, variant->block_k, hardware.sm_count,
-                               resident)
+      return simt_schedule_for(s, variant->block_rows, variant->block_cols, variant->block_k,
+                               std::int64_t(hardware.sm_count) * resident)
           .rounds;
     };
     const GemmShape tuned{row.tuned_size, row.tuned_size, row.tuned_size};
@@ -157,11 +157,9 @@ const SimtVariant& named_variant(const std::string& name) {
 }
 
 SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int forced_slots) {
-  if (forced_slots < 1)
-    return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, multiprocessor_count(),
-                             v.resident_blocks());
-  const std::int64_t tiles = ceil_div64(shape.m, v.block_rows) * ceil_div64(shape.n, v.block_cols);
-  return simt_schedule(tiles, ceil_div64(ceil_div64(shape.k, 4) * 4, v.block_k), forced_slots, true);
+  const std::int64_t slots =
+      forced_slots > 0 ? forced_slots : std::int64_t(multiprocessor_count()) * v.resident_blocks();
+  return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, slots, forced_slots > 0);
 }
 
 }  // namespace

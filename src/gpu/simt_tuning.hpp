@@ -69,9 +69,10 @@ struct SimtHardware {
   std::function<int(const std::string& variant)> resident_blocks;
 };
 
-// The schedule of a shape for a variant's block tile on sm_count SMs holding resident_blocks each.
-SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, int sm_count,
-                               int resident_blocks);
+// The schedule of a shape for a variant's block tile, `slots` blocks at once (SMs x blocks per SM);
+// `cut_any_rest` as for simt_schedule.
+SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, std::int64_t slots,
+                               bool cut_any_rest = false);
 
 // The candidate of the shape's class with the least estimated time, where a candidate's time per round is
 // taken from its tuned square shape: a shape whose last round is nearly empty for one tile size goes to
