@@ -161,10 +161,13 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
         // before using it, while it can stay in L2, as BLIS's loop 3 does.
         const bool pack_a_in_units = grid.col_blocks == 1;
         if (thread == 0) next_unit.store(0, std::memory_order_relaxed);  // nobody takes a unit before the barrier
-#pragma omp for schedule(static) nowait
-        for (std::int64_t jr = 0; jr < nc; jr += nr)
-          pack_b_panel(nr, kc, std::min<std::int64_t>(nr, nc - jr), b + pc * g.ldb + jc + jr, g.ldb,
-                       packed_b.p + jr * kc);
+        {  // each thread a contiguous run of B's micro-panels
+          const std::int64_t b_panels = (nc + nr - 1) / nr;
+          const std::int64_t first = b_panels * thread / team * nr, last = b_panels * (thread + 1) / team * nr;
+          if (first < last)
+            pack_b_block(nr, kc, std::min(last, nc) - first, b + pc * g.ldb + jc + first, g.ldb,
+                         packed_b.p + first * kc);
+        }
         if (!pack_a_in_units) {
 #pragma omp for schedule(static) nowait
           for (std::int64_t ir = 0; ir < g.m; ir += mr)

@@ -12,8 +12,8 @@ namespace matcompare::cpu::blis {
 void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
                   float* packed);
 
-// Packs one micro-panel of B: the kc x cols (cols <= nr) block of row-major B at `b` (row stride
-// ldb) into kc rows of nr floats; columns past cols are zero.
-void pack_b_panel(int nr, std::int64_t kc, std::int64_t cols, const float* b, std::int64_t ldb, float* packed);
+// Packs the kc x nc block of row-major B at `b` (row stride ldb) into ceil(nc/nr) micro-panels of nr
+// columns, each stored as kc rows of nr floats, one after another; columns past nc in the last panel are zero.
+void pack_b_block(int nr, std::int64_t kc, std::int64_t nc, const float* b, std::int64_t ldb, float* packed);
 
 }  // namespace matcompare::cpu::blis
