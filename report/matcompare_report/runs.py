@@ -217,6 +217,7 @@ class Machine:
         self.scaling_rows = {}
         self.number = 0
         self.slug = ""
+        self.twin = False  # another machine has the same hostname, CPU model and GPU: the label names the caches
 
     def add(self, run):
         self.runs.append(run)
@@ -244,6 +245,8 @@ class Machine:
         gpu = self.context.get("gpu") or {}
         cores = self.context.get("cpu_cores")
         what = gpu.get("name") or (f"CPU only, {cores} cores" if cores else "CPU only")
+        if self.twin:
+            what += f"; {self.key[2] or 'caches not recorded'}"
         return f"M{self.number} · {self.key[0] or 'unnamed host'} ({what})"
 
     @property
@@ -279,13 +282,33 @@ def load_runs(paths):
     return runs
 
 
+def cpu_caches(context):
+    """The cache sizes cpu/blis read ("L1d 32 KiB, L2 1024 KiB, L3 320 MiB"), or "" where the file predates them."""
+    found = re.search(r"\((L1d [^)]*)\)", str(context.get("cpu_blis") or ""))
+    return found.group(1) if found else ""
+
+
 def group_machines(runs):
+    # Lent machines often say no more than "vm" and "AMD EPYC": two such with different caches are two machines.
+    # A file that names no caches joins its host's one machine, and stands alone only where there are several.
+    named = {}
+    for run in runs:
+        context = run.context
+        host = (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
+                str(nested(context, "gpu", "name") or "none"))
+        named.setdefault(host, set()).add(cpu_caches(context))
     machines = {}
     for run in runs:
         context = run.context
-        key = (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
-               str(nested(context, "gpu", "name") or "none"))
+        host = (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
+                str(nested(context, "gpu", "name") or "none"))
+        caches = cpu_caches(context)
+        known = sorted(named[host] - {""})
+        if not caches and len(known) == 1:
+            caches = known[0]
+        key = host[:2] + (caches,) + host[2:]
         machines.setdefault(key, Machine(key)).add(run)
+        machines[key].twin = len(known) > 1
     ordered = [machines[key] for key in sorted(machines)]
     for number, machine in enumerate(ordered, start=1):
         machine.number = number

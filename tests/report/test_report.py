@@ -123,6 +123,32 @@ def test_merge_keeps_newer_file(tmp):
               shows_new == expect_new, naive)
 
 
+def test_machines_told_apart_by_caches(tmp):
+    """Lent VMs with the same hostname and CPU model are two machines where cpu/blis read different caches; a file
+    that names none joins the host's one machine."""
+    cpu = load(FIXTURES[0])
+    def variant(name, caches, stamp):
+        context = dict(cpu["context"], timestamp_utc=stamp)
+        if caches:
+            context["cpu_blis"] = f"avx512 12x32, KC 512 MC 252 NC 4096 ({caches})"
+        path = os.path.join(tmp, f"caches_{name}.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(dict(cpu, context=context), handle)
+        return path
+    small = variant("small", "L1d 32 KiB, L2 1024 KiB, L3 320 MiB", "2026-11-21T00:00:00Z")
+    large = variant("large", "L1d 48 KiB, L2 1024 KiB, L3 384 MiB", "2026-11-22T00:00:00Z")
+    unnamed = variant("unnamed", "", "2026-11-23T00:00:00Z")
+    machines = runs.group_machines(runs.load_runs([small, large, unnamed]))
+    labels = [m.label for m in machines]
+    check("caches: two caches, two machines, and the file without caches alone", len(machines) == 3, labels)
+    check("caches: the labels name the caches", any("L1d 32 KiB" in label for label in labels)
+          and any("L1d 48 KiB" in label for label in labels)
+          and any("caches not recorded" in label for label in labels), labels)
+    machines = runs.group_machines(runs.load_runs([small, unnamed]))
+    check("caches: a file without caches joins its host's one machine", len(machines) == 1
+          and "L1d" not in machines[0].label, [m.label for m in machines])
+
+
 def test_estimates_and_seed_values(tmp):
     """An estimated row is shown with its figure marked and the rows it came from; a run on seed 003's values
     feeds the error-sum table only, which names the values and the backends whose sums agree exactly."""
@@ -397,6 +423,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_deterministic_and_complete(tmp)
         test_merge_keeps_newer_file(tmp)
+        test_machines_told_apart_by_caches(tmp)
         test_estimates_and_seed_values(tmp)
         test_bad_inputs(tmp)
         test_modules_alone(tmp)
