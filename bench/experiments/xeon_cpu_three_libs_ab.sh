@@ -16,14 +16,5 @@ run() {  # label threads round
 }
 for r in 1 2 3; do for lib in A P K; do run $lib 1 $r; done; done
 for r in 1 2; do for lib in A P K; do run $lib 16 $r; done; done
-python3 - $out/runs <<'PY'
-import json, pathlib, sys, collections
-d = pathlib.Path(sys.argv[1]); t = collections.defaultdict(list)
-for f in sorted(d.glob("t*.json")):
-    thr, rnd, lib = f.stem.split("_")
-    for row in json.load(open(f))["results"]:
-        if row["backend"] == "cpu/blis":
-            t[(thr, row["m"], lib)].append(f"{row['gflops']:.0f} x{row['vs_vendor']:.3f}")
-for key in sorted(t): print(*key, " | ".join(t[key]))
-PY
+python3 bench/experiments/summarize_cpu_runs.py $out/runs
 tar czf $out/runs.tar.gz -C $out runs && rm -rf $out/runs

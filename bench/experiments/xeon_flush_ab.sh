@@ -14,14 +14,5 @@ for r in 1 2; do
       --format json --out $out/f/t1_${r}_$mode.json 2>> $out/f/errors.log || echo "$r $mode exit $?"
   done
 done
-python3 - $out/f <<'PY'
-import json, pathlib, sys, collections
-t = collections.defaultdict(list)
-for f in sorted(pathlib.Path(sys.argv[1]).glob("t*.json")):
-    thr, rnd, mode = f.stem.split("_")
-    for row in json.load(open(f))["results"]:
-        if row["backend"] in ("cpu/blis", "cpu/openblas"):
-            t[(mode, row["m"], row["backend"])].append(f"{row['gflops']:.0f}" + (f" x{row['vs_vendor']:.3f} [{row['vs_vendor_q1']:.2f}-{row['vs_vendor_q3']:.2f}]" if row["backend"] == "cpu/blis" else ""))
-for key in sorted(t): print(*key, " | ".join(t[key]))
-PY
+python3 bench/experiments/summarize_cpu_runs.py $out/f
 tar czf $out/flush.tar.gz -C $out f && rm -rf $out/f

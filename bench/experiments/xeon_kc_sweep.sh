@@ -16,14 +16,5 @@ for b in 256,504,4096 384,504,4096 768,336,4096; do
   MATCOMPARE_BLIS_BLOCKS=$b timeout 60 .exp/bin/matcompare --sizes 2048,4096 --min-time 1 --filter cpu/blis,cpu/openblas \
     --format json --out $out/k/t16_1_${b%%,*}.json 2>> $out/k/errors.log || echo "t16 $b exit $?"
 done
-python3 - $out/k <<'PY'
-import json, pathlib, sys, collections
-t = collections.defaultdict(list)
-for f in sorted(pathlib.Path(sys.argv[1]).glob("t*.json")):
-    thr, rnd, kc = f.stem.split("_")
-    for row in json.load(open(f))["results"]:
-        if row["backend"] == "cpu/blis":
-            t[(thr, row["m"], int(kc))].append(f"{row['gflops']:.0f} x{row['vs_vendor']:.3f}")
-for key in sorted(t): print(*key, " | ".join(t[key]))
-PY
+python3 bench/experiments/summarize_cpu_runs.py $out/k
 tar czf $out/kc.tar.gz -C $out k && rm -rf $out/k
