@@ -63,12 +63,11 @@ constexpr std::int64_t kPrefetchDepth = 32;  // k steps before the end at which 
   TILE_STORE_ROW(26, 27, with_beta) TILE_STORE_ROW(28, 29, with_beta) TILE_STORE_ROW(30, 31, with_beta)
 #define TILE_ZERO(r) "vpxord %%zmm" #r ", %%zmm" #r ", %%zmm" #r "\n\t"
 
-// Every cache line of the tile's rows (a row need not start on a line); kLocality 3 is L1, 2 is L2.
-template <int kLocality>
-void prefetch_tile(const float* c, std::int64_t ldc) {
+// Every cache line of the tile's rows into L2 (a row need not start on a line).
+void prefetch_tile_to_l2(const float* c, std::int64_t ldc) {
   for (int i = 0; i < kMr; ++i) {
-    for (int j = 0; j < kNr; j += 16) __builtin_prefetch(c + i * ldc + j, 0, kLocality);
-    __builtin_prefetch(c + i * ldc + kNr - 1, 0, kLocality);
+    for (int j = 0; j < kNr; j += 16) __builtin_prefetch(c + i * ldc + j, 0, 2);
+    __builtin_prefetch(c + i * ldc + kNr - 1, 0, 2);
   }
 }
 
@@ -76,7 +75,7 @@ void multiply(std::int64_t kc, const float* a, const float* b, float* c, std::in
   // The block table lets the B micro-panel of this tile take twice L1d (block_sizes.hpp), so B's stream would evict
   // the C tile from L1 long before the end: it goes to L2 now, whatever beta (the stores need the lines too), and
   // into L1 kPrefetchDepth k steps before the end, between the two runs of trips below.
-  prefetch_tile<2>(c, ldc);
+  prefetch_tile_to_l2(c, ldc);
   const std::int64_t to_l1_at = kc > kPrefetchDepth ? (kc - kPrefetchDepth) / 4 * 4 : 0;
   std::int64_t trips_before = to_l1_at / 4, trips_after = (kc - to_l1_at) / 4, single_steps = kc % 4;
   float* row = c;
@@ -84,12 +83,13 @@ void multiply(std::int64_t kc, const float* a, const float* b, float* c, std::in
   const float* row_for_prefetch = c;
   std::int64_t count;
   asm volatile(
-      TILE_ZERO(8) TILE_ZERO(9) TILE_ZERO(10) TILE_ZERO(11) TILE_ZERO(12) TILE_ZERO(13) TILE_ZERO(14) TILE_ZERO(15) TILE_ZERO(16)
-          TILE_ZERO(17) TILE_ZERO(18) TILE_ZERO(19) TILE_ZERO(20) TILE_ZERO(21) TILE_ZERO(22) TILE_ZERO(23) TILE_ZERO(24)
-              TILE_ZERO(25) TILE_ZERO(26) TILE_ZERO(27) TILE_ZERO(28) TILE_ZERO(29) TILE_ZERO(30) TILE_ZERO(31)
+      TILE_ZERO(8) TILE_ZERO(9) TILE_ZERO(10) TILE_ZERO(11) TILE_ZERO(12) TILE_ZERO(13) TILE_ZERO(14)
+      TILE_ZERO(15) TILE_ZERO(16) TILE_ZERO(17) TILE_ZERO(18) TILE_ZERO(19) TILE_ZERO(20) TILE_ZERO(21)
+      TILE_ZERO(22) TILE_ZERO(23) TILE_ZERO(24) TILE_ZERO(25) TILE_ZERO(26) TILE_ZERO(27) TILE_ZERO(28)
+      TILE_ZERO(29) TILE_ZERO(30) TILE_ZERO(31)
       // the trips before the C tile goes to L1
       TILE_TRIPS(trips_before, 1)
-      // the C tile into L1: three lines a row, twelve rows
+      // the C tile into L1: bytes 0, 64 and 124 of each of its twelve rows, which cover a row's lines
       "movl $12, %k[count]\n\t"
       "5:\n\t"
       "prefetcht0 (%[pf])\n\t"

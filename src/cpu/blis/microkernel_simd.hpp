@@ -28,17 +28,17 @@ struct Tile {
     }
   }
 
-  static constexpr bool kBFillsL1 = MR >= 12;  // the KC rule of block_sizes.hpp gives B twice L1d, else half
-  static constexpr std::int64_t kPrefetchDepth = 32;  // k steps before the end at which C goes to L1
+  // The KC rule of block_sizes.hpp gives a tile of 12 rows or more a B micro-panel of twice L1d, whose stream would
+  // evict the C tile from L1 before the end; that tile (microkernel_avx512.cpp) moves C into L1 late instead.
+  static_assert(MR < 12, "this kernel keeps its C tile in L1 from the start: B's micro-panel must fit beside it");
 
-  // Every cache line of the tile's rows (a row need not start on a line); kLocality 3 is L1, 2 is L2. Not unrolled:
-  // unrolled, GCC 12 computed the row addresses once and kept them through the k loop, and the 6x16 kernel, whose
-  // 12 accumulators, 2 rows of B and a broadcast take 15 of 16 registers, spilled two accumulators there.
-  template <int kLocality>
+  // Every cache line of the tile's rows (a row need not start on a line). Not unrolled: unrolled, GCC 12 computed the
+  // row addresses once and kept them through the k loop, and the 6x16 kernel, whose 12 accumulators, 2 rows of B and
+  // a broadcast take 15 of 16 registers, spilled two accumulators there.
   static inline __attribute__((always_inline)) void prefetch_tile(const float* c, std::int64_t ldc) {
     for (int i = 0; i < MR; ++i) {
-      for (int j = 0; j < NR; j += 16) __builtin_prefetch(c + i * ldc + j, 0, kLocality);
-      __builtin_prefetch(c + i * ldc + NR - 1, 0, kLocality);
+      for (int j = 0; j < NR; j += 16) __builtin_prefetch(c + i * ldc + j, 0, 3);
+      __builtin_prefetch(c + i * ldc + NR - 1, 0, 3);
     }
   }
 
@@ -49,19 +49,12 @@ struct Tile {
 #pragma GCC unroll 8
       for (int v = 0; v < NV; ++v) acc[i][v] = Isa::zero();
 
-    // The C tile (MR rows, ldc apart) is read and written only at the end. Where the block table lets the B
-    // micro-panel fill L1d and more (a 12-row tile, block_sizes.hpp), B's stream would evict the tile from L1 long
-    // before the end: it goes to L2 now, whatever beta (the stores need the lines too), and into L1 kPrefetchDepth
-    // k steps before the end. Where B takes half of L1d (a 6-row tile), it goes to L1 now and stays there.
-    if constexpr (kBFillsL1)
-      prefetch_tile<2>(c, ldc);
-    else if (beta != 0.0f)
-      prefetch_tile<3>(c, ldc);
-    const std::int64_t to_l1_at = kc > kPrefetchDepth ? (kc - kPrefetchDepth) / 4 * 4 : 0;
+    // The C tile (MR rows, ldc apart) is read only at the end; B takes half of L1d here, so the tile goes to L1 now
+    // and stays there.
+    if (beta != 0.0f) prefetch_tile(c, ldc);
 
     std::int64_t p = 0;
     for (; p + 4 <= kc; p += 4) {
-      if (kBFillsL1 && p == to_l1_at) prefetch_tile<3>(c, ldc);
       _mm_prefetch(reinterpret_cast<const char*>(a + 8 * MR), _MM_HINT_T0);
       rank1(a, b, acc);
       rank1(a + MR, b + NR, acc);
