@@ -84,22 +84,27 @@ TEST_CASE("block sizes follow the caches: multiples of the register tile, inside
   for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels())
     for (const cpu::blis::CacheSizes caches : {cpu::blis::CacheSizes{32 << 10, 512 << 10, 8 << 20},
                                                cpu::blis::CacheSizes{48 << 10, 2 << 20, 105 << 20},
-                                               cpu::blis::CacheSizes{1, 1, 1}}) {
-      const cpu::blis::BlockSizes s = cpu::blis::block_sizes(kernel, caches);
-      INFO(cpu::blis::describe(kernel, s, caches));
-      CHECK(s.mr == kernel.mr);
-      CHECK(s.nr == kernel.nr);
-      CHECK(s.mc % kernel.mr == 0);
-      CHECK(s.nc % kernel.nr == 0);
-      CHECK(s.kc % 16 == 0);
-      CHECK(s.mc >= kernel.mr);
-      CHECK(s.nc >= kernel.nr);
-      const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
-      CHECK(s.kc * kernel.nr * 4 <= std::max<std::int64_t>(b_panel_budget, 128 * kernel.nr * 4));
-      CHECK(s.kc <= 768);
-      const std::int64_t a_block_bytes = std::int64_t(s.mc) * s.kc * 4;
-      CHECK(a_block_bytes <= std::max<std::int64_t>(caches.l2 / 2, std::int64_t(kernel.mr) * s.kc * 4));
-    }
+                                               cpu::blis::CacheSizes{1, 1, 1}})
+      for (const int threads : {1, 2, 16}) {
+        const cpu::blis::BlockSizes s = cpu::blis::block_sizes(kernel, caches, threads);
+        INFO(cpu::blis::describe(kernel, s, caches));
+        CHECK(s.mr == kernel.mr);
+        CHECK(s.nr == kernel.nr);
+        CHECK(s.mc % kernel.mr == 0);
+        CHECK(s.nc % kernel.nr == 0);
+        CHECK(s.kc % 16 == 0);
+        CHECK(s.mc >= kernel.mr);
+        CHECK(s.nc >= kernel.nr);
+        const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
+        CHECK(s.kc * kernel.nr * 4 <= std::max<std::int64_t>(b_panel_budget, 128 * kernel.nr * 4));
+        CHECK(s.kc <= 768);
+        const std::int64_t a_block_bytes = std::int64_t(s.mc) * s.kc * 4;
+        CHECK(a_block_bytes <= std::max<std::int64_t>(caches.l2 / 2, std::int64_t(kernel.mr) * s.kc * 4));
+        const std::int64_t b_block_bytes = std::int64_t(s.kc) * s.nc * 4;
+        CHECK(b_block_bytes <= std::max<std::int64_t>(std::min<std::int64_t>(caches.l3 / 2, 4 * caches.l2 * threads),
+                                                      std::int64_t(kernel.nr) * s.kc * 4));
+        CHECK(s.nc <= 4096);
+      }
 }
 
 TEST_CASE("gemm rejects mismatched shapes with a message") {

@@ -55,17 +55,18 @@ CacheSizes this_cpu_caches() {
   return caches;
 }
 
-BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches) {
+BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches, int threads) {
   BlockSizes s{kernel.mr, kernel.nr, 0, 0, 0};
   const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
   s.kc = fit(b_panel_budget, std::int64_t(kernel.nr) * 4, 16, 128, 768);
   s.mc = fit(caches.l2 / 2, std::int64_t(s.kc) * 4, kernel.mr, kernel.mr, 512 / kernel.mr * kernel.mr);
-  s.nc = fit(caches.l3 / 2, std::int64_t(s.kc) * 4, kernel.nr, kernel.nr, 4096 / kernel.nr * kernel.nr);
+  const std::int64_t b_block_budget = std::min(caches.l3 / 2, 4 * caches.l2 * std::max(1, threads));
+  s.nc = fit(b_block_budget, std::int64_t(s.kc) * 4, kernel.nr, kernel.nr, 4096 / kernel.nr * kernel.nr);
   return s;
 }
 
-BlockSizes blocks_in_use(const MicroKernel& kernel) {
-  BlockSizes s = block_sizes(kernel, this_cpu_caches());
+BlockSizes blocks_in_use(const MicroKernel& kernel, int threads) {
+  BlockSizes s = block_sizes(kernel, this_cpu_caches(), threads);
   const char* text = std::getenv("MATCOMPARE_BLIS_BLOCKS");
   if (!text || !*text) return s;
   long kc = 0, mc = 0, nc = 0;

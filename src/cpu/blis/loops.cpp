@@ -116,19 +116,22 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
     scale_c_by_beta(g);
     return;
   }
-  const BlockSizes block = blocks_in_use(kernel);
-  const int mr = block.mr, nr = block.nr;
-
   int threads = 1;
 #ifdef _OPENMP
   threads = omp_get_max_threads();
 #endif
   // Every thread gets at least one micro-panel of rows.
-  const std::int64_t panels = (g.m + mr - 1) / mr;
+  const std::int64_t panels = (g.m + kernel.mr - 1) / kernel.mr;
   if (panels < threads) threads = static_cast<int>(panels);
 
+  const BlockSizes block = blocks_in_use(kernel, threads);
+  const int mr = block.mr, nr = block.nr;
+  // Loop 1 in equal column blocks of at most NC: 4096 columns at NC 2720 are two blocks of 2048, not 2720 and 1376.
+  const std::int64_t col_blocks = (g.n + block.nc - 1) / block.nc;
+  const std::int64_t nc_step = round_up((g.n + col_blocks - 1) / col_blocks, nr);
+
   const std::int64_t kc_max = std::min<std::int64_t>(block.kc, g.k);
-  const std::int64_t nc_max = std::min<std::int64_t>(block.nc, round_up(g.n, nr));
+  const std::int64_t nc_max = std::min<std::int64_t>(nc_step, round_up(g.n, nr));
   // The team's packed blocks of B (kc x nc) and of A (all rows x kc), allocated here so that nothing can throw
   // inside the parallel region.
   AlignedFloats packed_b(kc_max * round_up(nc_max, nr));
@@ -148,8 +151,8 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
 #pragma omp single
     barrier.set_team(team);
 
-    for (std::int64_t jc = 0; jc < g.n; jc += block.nc) {  // loop 1: NC columns of B and C
-      const std::int64_t nc = std::min<std::int64_t>(block.nc, g.n - jc);
+    for (std::int64_t jc = 0; jc < g.n; jc += nc_step) {  // loop 1: up to NC columns of B and C
+      const std::int64_t nc = std::min<std::int64_t>(nc_step, g.n - jc);
       const UnitGrid grid = unit_grid(panels, (nc + nr - 1) / nr, team, std::max(1, block.mc / mr));
       for (std::int64_t pc = 0; pc < g.k; pc += block.kc) {  // loop 2: KC-deep rank update
         const std::int64_t kc = std::min<std::int64_t>(block.kc, g.k - pc);
@@ -210,7 +213,11 @@ UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::in
 
 std::string configuration() {
   const MicroKernel& kernel = select_microkernel();
-  return describe(kernel, blocks_in_use(kernel), this_cpu_caches());
+  int threads = 1;
+#ifdef _OPENMP
+  threads = omp_get_max_threads();
+#endif
+  return describe(kernel, blocks_in_use(kernel, threads), this_cpu_caches());
 }
 
 }  // namespace blis
