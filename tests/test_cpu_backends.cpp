@@ -76,6 +76,9 @@ TEST_CASE("the units of a k block cover it once, in blocks no longer than MC") {
           CHECK(grid.col_blocks * grid.unit_b_panels >= b_panels);
           CHECK((grid.col_blocks - 1) * grid.unit_b_panels < b_panels);
           if (team == 1) CHECK(grid.col_blocks == 1);
+          // Row blocks of four micro-panels or more that make ~8 units a thread alone: no column blocks, so every
+          // unit packs its own A.
+          if ((panels + 8 * team - 1) / (8 * team) >= 4) CHECK(grid.col_blocks == 1);
           if (team > 1 && panels >= 2 * team * max_panels) CHECK(grid.count() >= 2 * team);
         }
 }

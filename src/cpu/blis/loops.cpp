@@ -200,11 +200,19 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
 UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::int64_t max_unit_panels) {
   UnitGrid grid;
   // At least two row blocks a thread, none longer than an MC block (the A block then stays in L2); then enough
-  // column blocks for ~8 units a thread. One thread takes whole MC blocks across all columns, as BLIS does.
-  const std::int64_t per = std::clamp<std::int64_t>((panels + 2 * team - 1) / (2 * team), 1, max_unit_panels);
+  // column blocks for ~8 units a thread. One thread takes whole MC blocks across all columns, as BLIS does. Where
+  // row blocks of kMinSharedPanels micro-panels or more can make the ~8 units alone, they do: a unit that has its row
+  // block to itself packs its A there, in its own core's L2, where a row block shared by column blocks is packed by
+  // the team up front and read from the other cores' writes (two VM threads at 2048: +1.5%, bench/NOTES.md).
+  constexpr std::int64_t kMinSharedPanels = 4;
+  const std::int64_t rows_alone = (panels + 8 * team - 1) / (8 * team);
+  const bool by_rows = team == 1 || rows_alone >= kMinSharedPanels;
+  const std::int64_t per =
+      team > 1 && by_rows ? std::min(rows_alone, max_unit_panels)
+                          : std::clamp<std::int64_t>((panels + 2 * team - 1) / (2 * team), 1, max_unit_panels);
   grid.row_blocks = (panels + per - 1) / per;
   grid.unit_panels = (panels + grid.row_blocks - 1) / grid.row_blocks;
-  const std::int64_t target = team == 1 ? 1 : 8 * std::int64_t(team);
+  const std::int64_t target = by_rows ? 1 : 8 * std::int64_t(team);
   const std::int64_t columns = std::clamp<std::int64_t>((target + grid.row_blocks - 1) / grid.row_blocks, 1, b_panels);
   grid.unit_b_panels = (b_panels + columns - 1) / columns;
   grid.col_blocks = (b_panels + grid.unit_b_panels - 1) / grid.unit_b_panels;
