@@ -39,6 +39,15 @@ struct AlignedFloats {
   AlignedFloats& operator=(const AlignedFloats&) = delete;
 };
 
+// The thread count of the next parallel region (`--threads`), 1 without OpenMP.
+int threads_asked() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
 // The team's barrier inside one call: it spins (then yields), never sleeps. The OpenMP barrier parks a thread
 // after GOMP_SPINCOUNT pauses (the CLI sets it low, so that threads left idle between calls do not take cores from
 // OpenBLAS), and a parked thread costs a wake-up at every k block. Between calls the region's own end still parks.
@@ -116,13 +125,9 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
     scale_c_by_beta(g);
     return;
   }
-  int threads = 1;
-#ifdef _OPENMP
-  threads = omp_get_max_threads();
-#endif
   // Every thread gets at least one micro-panel of rows.
   const std::int64_t panels = (g.m + kernel.mr - 1) / kernel.mr;
-  if (panels < threads) threads = static_cast<int>(panels);
+  const int threads = static_cast<int>(std::min<std::int64_t>(threads_asked(), panels));
 
   const BlockSizes block = blocks_in_use(kernel, threads);
   const int mr = block.mr, nr = block.nr;
@@ -131,10 +136,9 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   const std::int64_t nc_step = round_up((g.n + col_blocks - 1) / col_blocks, nr);
 
   const std::int64_t kc_max = std::min<std::int64_t>(block.kc, g.k);
-  const std::int64_t nc_max = std::min<std::int64_t>(nc_step, round_up(g.n, nr));
   // The team's packed blocks of B (kc x nc) and of A (all rows x kc), allocated here so that nothing can throw
   // inside the parallel region.
-  AlignedFloats packed_b(kc_max * round_up(nc_max, nr));
+  AlignedFloats packed_b(kc_max * nc_step);
   AlignedFloats packed_a(panels * mr * kc_max);
   const float* const a = g.a;
   const float* const b = g.b;
@@ -221,11 +225,7 @@ UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::in
 
 std::string configuration() {
   const MicroKernel& kernel = select_microkernel();
-  int threads = 1;
-#ifdef _OPENMP
-  threads = omp_get_max_threads();
-#endif
-  return describe(kernel, blocks_in_use(kernel, threads), this_cpu_caches());
+  return describe(kernel, blocks_in_use(kernel, threads_asked()), this_cpu_caches());
 }
 
 }  // namespace blis
