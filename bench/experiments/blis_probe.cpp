@@ -1,7 +1,7 @@
 // Where one thread of cpu/blis loses to OpenBLAS (issue 8): the AVX-512 FMA ceiling of this core measured, then
 // the micro-kernel with its panels in L1 and in L2, the macro-kernel over a packed block in each loop order, and
 // the whole product beside OpenBLAS's, hot and cold, each in alternation. Built against the library's internals:
-//   g++ -O2 -std=c++17 -fopenmp -Isrc bench/experiments/blis_probe.cpp -Lbuild/src -lmatcompare -lopenblas
+//   g++ -O2 -std=c++17 -fopenmp -Isrc -Iinclude bench/experiments/blis_probe.cpp -Lbuild/src -lmatcompare -lopenblas
 #include <cblas.h>
 #include <immintrin.h>
 #include <omp.h>
