@@ -1,6 +1,9 @@
-// Where one thread of cpu/blis loses to OpenBLAS (issue 8): the AVX-512 FMA ceiling of this core measured, then
-// the micro-kernel with its panels in L1 and in L2, the macro-kernel over a packed block in each loop order, and
-// the whole product beside OpenBLAS's, hot and cold, each in alternation. Built against the library's internals:
+// Where one thread of cpu/blis loses to OpenBLAS (issue 8), in three modes (bench/NOTES.md has what each found):
+//   parts ROUNDS           the core's AVX-512 FMA ceiling, then the micro-kernel, the macro-kernel (loop orders,
+//                          huge pages, a prefetch of the next B panel) and the packing, each as a share of the ceiling
+//   pairs SIZE ROUNDS CFG  whole products, cpu/blis under block sizes CFG... against OpenBLAS, in alternation
+//   packb ROUNDS           the library's B packing against packing by groups of rows
+// Built against the library's internals:
 //   g++ -O2 -std=c++17 -fopenmp -Isrc -Iinclude bench/experiments/blis_probe.cpp -Lbuild/src -lmatcompare -lopenblas
 #include <cblas.h>
 #include <immintrin.h>
@@ -120,14 +123,10 @@ double macro_gflops(const blis::MicroKernel& k, std::int64_t mc, std::int64_t nc
   Floats pa_small(huge ? 0 : std::size_t(mc * kc)), pb_small(huge ? 0 : std::size_t(kc * nc)),
       c(std::size_t(mc * nc), 0.f);
   HugeFloats pa_huge(huge ? std::size_t(mc * kc) : 0), pb_huge(huge ? std::size_t(kc * nc) : 0);
-  float* const pa_p = huge ? pa_huge.data() : pa_small.data();
-  float* const pb_p = huge ? pb_huge.data() : pb_small.data();
-  struct {
-    float* p;
-    float* data() const { return p; }
-  } pa{pa_p}, pb{pb_p};
-  blis::pack_a_block(k.mr, mc, kc, a.data(), kc, 1.0f, pa.data());
-  blis::pack_b_block(k.nr, kc, nc, b.data(), nc, pb.data());
+  float* const pa = huge ? pa_huge.data() : pa_small.data();
+  float* const pb = huge ? pb_huge.data() : pb_small.data();
+  blis::pack_a_block(k.mr, mc, kc, a.data(), kc, 1.0f, pa);
+  blis::pack_b_block(k.nr, kc, nc, b.data(), nc, pb);
   const auto t = Clock::now();
   for (int r = 0; r < repeats; ++r) {
     if (jr_outer && prefetch_next_b) {
@@ -135,21 +134,21 @@ double macro_gflops(const blis::MicroKernel& k, std::int64_t mc, std::int64_t nc
       const std::int64_t panel_lines = kc * k.nr * 4 / 64, calls = (mc + k.mr - 1) / k.mr;
       const std::int64_t lines_per_call = (panel_lines + calls - 1) / calls;
       for (std::int64_t jr = 0; jr < nc; jr += k.nr) {
-        const char* next = reinterpret_cast<const char*>(pb.data() + std::min(jr + k.nr, nc - k.nr) * kc);
+        const char* next = reinterpret_cast<const char*>(pb + std::min(jr + k.nr, nc - k.nr) * kc);
         for (std::int64_t ir = 0, call = 0; ir < mc; ir += k.mr, ++call) {
           const std::int64_t first = call * lines_per_call, last = std::min(panel_lines, first + lines_per_call);
           for (std::int64_t line = first; line < last; ++line) _mm_prefetch(next + line * 64, _MM_HINT_T1);
-          k.run(kc, pa.data() + ir * kc, pb.data() + jr * kc, c.data() + ir * nc + jr, nc, 1.0f);
+          k.run(kc, pa + ir * kc, pb + jr * kc, c.data() + ir * nc + jr, nc, 1.0f);
         }
       }
     } else if (jr_outer) {
       for (std::int64_t jr = 0; jr < nc; jr += k.nr)
         for (std::int64_t ir = 0; ir < mc; ir += k.mr)
-          k.run(kc, pa.data() + ir * kc, pb.data() + jr * kc, c.data() + ir * nc + jr, nc, 1.0f);
+          k.run(kc, pa + ir * kc, pb + jr * kc, c.data() + ir * nc + jr, nc, 1.0f);
     } else {
       for (std::int64_t ir = 0; ir < mc; ir += k.mr)
         for (std::int64_t jr = 0; jr < nc; jr += k.nr)
-          k.run(kc, pa.data() + ir * kc, pb.data() + jr * kc, c.data() + ir * nc + jr, nc, 1.0f);
+          k.run(kc, pa + ir * kc, pb + jr * kc, c.data() + ir * nc + jr, nc, 1.0f);
     }
   }
   return 2.0 * double(mc) * double(nc) * double(kc) * repeats / seconds_since(t) / 1e9;
@@ -164,15 +163,15 @@ struct Product {
   void evict() {
     for (std::size_t i = 0; i < flush.size(); i += 16) flush[i] += 1.0f;
   }
-  double blis_gflops(const blis::MicroKernel& kern, bool cold) {
-    if (cold) evict();
+  double blis_gflops(const blis::MicroKernel& kern) {
+    evict();
     const matcompare::cpu::HostGemm g{m, n, k, 1.0f, 0.0f, a.data(), k, b.data(), n, c.data(), n};
     const auto t = Clock::now();
     blis::gemm_with(g, kern);
     return 2.0 * double(m) * double(n) * double(k) / seconds_since(t) / 1e9;
   }
-  double openblas_gflops(bool cold) {
-    if (cold) evict();
+  double openblas_gflops() {
+    evict();
     const auto t = Clock::now();
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, int(m), int(n), int(k), 1.0f, a.data(), int(k), b.data(),
                 int(n), 0.0f, c.data(), int(n));
@@ -198,12 +197,12 @@ int pairs(int argc, char** argv, const blis::MicroKernel& kern) {
   Product p(size, size, size);
   for (int r = 0; r < rounds; ++r)
     for (std::size_t c = 0; c < configs.size(); ++c) {
-      const double theirs = p.openblas_gflops(true);
+      const double theirs = p.openblas_gflops();
       if (configs[c] == "default")
         unsetenv("MATCOMPARE_BLIS_BLOCKS");
       else
         setenv("MATCOMPARE_BLIS_BLOCKS", configs[c].c_str(), 1);
-      const double ours = p.blis_gflops(kern, true);
+      const double ours = p.blis_gflops(kern);
       vendor.push_back(theirs);
       gflops[c].push_back(ours);
       ratio[c].push_back(ours / theirs);
@@ -291,6 +290,10 @@ int main(int argc, char** argv) {
               blis::configuration().c_str());
   if (argc > 4 && std::string(argv[1]) == "pairs") return pairs(argc, argv, kern);
   if (argc > 2 && std::string(argv[1]) == "packb") return packb(std::atoi(argv[2]), kern);
+  if (argc < 2 || std::string(argv[1]) != "parts") {
+    std::fprintf(stderr, "usage: blis_probe parts ROUNDS | pairs SIZE ROUNDS CFG... | packb ROUNDS\n");
+    return 2;
+  }
   // `parts ROUNDS`: each round the FMA ceiling, then the kernel, the macro-kernel and the packing of one 1-thread
   // product at 4096 (KC 768, MC 336, NC 2048: 2 x 6 k blocks, 13 A blocks each), each as a share of that ceiling.
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 9;
