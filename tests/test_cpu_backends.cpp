@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -48,8 +49,10 @@ TEST_CASE("cpu/blis is right on any team size and any cut of its work into units
   // 1, 2 and 3 threads divide some of these panel counts and not others; the third shape has fewer panels than 7 or
   // 16 threads (the team shrinks to one panel each); the fourth is one B micro-panel wide, so each row block is one
   // unit and its taker packs it (as one thread always does). The small blocks make many k and column blocks, and
-  // units of two micro-panels and a few B micro-panels, the last ones ragged.
-  for (const char* blocks : {"", "64,24,96"}) {
+  // units of two micro-panels and a few B micro-panels, the last ones ragged; the last blocks also cut a unit's
+  // columns into sub-blocks of 64 (two AVX-512 micro-panels, four 16-wide ones), the last one ragged, and K into
+  // blocks of 40 that are not a multiple of the kernels' four k steps a trip.
+  for (const char* blocks : {"", "64,24,96", "40,24,160,64"}) {
     setenv("MATCOMPARE_BLIS_BLOCKS", blocks, 1);
     for (int threads : {1, 2, 3, 7, 16}) {
       set_threads(threads);
@@ -101,13 +104,43 @@ TEST_CASE("block sizes follow the caches: multiples of the register tile, inside
         const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
         CHECK(s.kc * kernel.nr * 4 <= std::max<std::int64_t>(b_panel_budget, 128 * kernel.nr * 4));
         CHECK(s.kc <= 768);
-        const std::int64_t a_block_bytes = std::int64_t(s.mc) * s.kc * 4;
-        CHECK(a_block_bytes <= std::max<std::int64_t>(caches.l2 / 2, std::int64_t(kernel.mr) * s.kc * 4));
+        // One thread: either both micro-panels fit 15/16 of L1d, or no KC of 256 or more would let them.
+        if (threads == 1)
+          CHECK((s.kc * (kernel.mr + kernel.nr) * 4 <= caches.l1d * 15 / 16 ||
+                 256 * (kernel.mr + kernel.nr) * 4 > caches.l1d * 15 / 16));
+        // More threads: the deep block alone, never shallower than one thread's.
+        if (threads > 1) CHECK(s.kc >= cpu::blis::block_sizes(kernel, caches, 1).kc);
+        CHECK(s.nb % kernel.nr == 0);
+        CHECK(s.nb >= kernel.nr);
+        const std::int64_t sub_block_bytes = std::int64_t(s.kc) * s.nb * 4;
+        CHECK(sub_block_bytes <= std::max<std::int64_t>(caches.l2 / 4, std::int64_t(kernel.nr) * s.kc * 4));
+        const std::int64_t pass_bytes = (std::int64_t(s.mc) * s.kc + std::int64_t(s.mc) * s.nb) * 4 + sub_block_bytes;
+        if (s.mc > kernel.mr) CHECK(pass_bytes <= caches.l2 * 3 / 4);
         const std::int64_t b_block_bytes = std::int64_t(s.kc) * s.nc * 4;
         CHECK(b_block_bytes <= std::max<std::int64_t>(std::min<std::int64_t>(caches.l3 / 2, 4 * caches.l2 * threads),
                                                       std::int64_t(kernel.nr) * s.kc * 4));
         CHECK(s.nc <= 4096);
       }
+}
+
+TEST_CASE("MATCOMPARE_BLIS_BLOCKS takes three or four positive sizes and rejects anything else with a message") {
+  const cpu::blis::MicroKernel& kernel = cpu::blis::select_microkernel();
+  setenv("MATCOMPARE_BLIS_BLOCKS", "256,336,2720", 1);
+  cpu::blis::BlockSizes s = cpu::blis::blocks_in_use(kernel, 1);
+  CHECK(s.kc == 256);
+  CHECK(s.mc == 336 / kernel.mr * kernel.mr);
+  const std::int64_t nb_from_kc = cpu::blis::this_cpu_caches().l2 / 4 / (256 * 4) / kernel.nr * kernel.nr;
+  CHECK(s.nb == std::clamp<std::int64_t>(nb_from_kc, kernel.nr, 4096 / kernel.nr * kernel.nr));
+  setenv("MATCOMPARE_BLIS_BLOCKS", "256,336,2720,512", 1);
+  s = cpu::blis::blocks_in_use(kernel, 1);
+  CHECK(s.nb == 512 / kernel.nr * kernel.nr);
+  for (const char* bad : {"256,336", "256,336,2720,", "256,336,2720x", "256,336,2720,512,1", "0,336,2720",
+                          "256,336,2720,0", "a,b,c"}) {
+    setenv("MATCOMPARE_BLIS_BLOCKS", bad, 1);
+    CHECK_THROWS_WITH_AS(cpu::blis::blocks_in_use(kernel, 1), doctest::Contains("MATCOMPARE_BLIS_BLOCKS must be"),
+                         std::invalid_argument);
+  }
+  unsetenv("MATCOMPARE_BLIS_BLOCKS");
 }
 
 TEST_CASE("gemm rejects mismatched shapes with a message") {

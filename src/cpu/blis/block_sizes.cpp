@@ -46,6 +46,13 @@ int fit(std::int64_t budget_bytes, std::int64_t bytes_per_unit, int multiple, in
   return int(std::clamp<std::int64_t>(units, low, high));
 }
 
+// KC x NB x 4 B <= 1/4 of L2; then (MC x KC + KC x NB + MC x NB) x 4 B <= 3/4 of L2 (the table).
+void fit_nb_and_mc(const MicroKernel& kernel, const CacheSizes& caches, BlockSizes& s) {
+  s.nb = fit(caches.l2 / 4, std::int64_t(s.kc) * 4, kernel.nr, kernel.nr, 4096 / kernel.nr * kernel.nr);
+  const std::int64_t a_and_c_budget = caches.l2 * 3 / 4 - std::int64_t(s.kc) * s.nb * 4;
+  s.mc = fit(a_and_c_budget, (std::int64_t(s.kc) + s.nb) * 4, kernel.mr, kernel.mr, 512 / kernel.mr * kernel.mr);
+}
+
 }  // namespace
 
 CacheSizes this_cpu_caches() {
@@ -56,10 +63,14 @@ CacheSizes this_cpu_caches() {
 }
 
 BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches, int threads) {
-  BlockSizes s{kernel.mr, kernel.nr, 0, 0, 0};
+  BlockSizes s{kernel.mr, kernel.nr, 0, 0, 0, 0};
   const std::int64_t b_panel_budget = kernel.mr >= 12 ? 2 * caches.l1d : caches.l1d / 2;
   s.kc = fit(b_panel_budget, std::int64_t(kernel.nr) * 4, 16, 128, 768);
-  s.mc = fit(caches.l2 / 2, std::int64_t(s.kc) * 4, kernel.mr, kernel.mr, 512 / kernel.mr * kernel.mr);
+  if (threads <= 1) {
+    const int both_panels_in_l1 = fit(caches.l1d * 15 / 16, std::int64_t(kernel.mr + kernel.nr) * 4, 16, 16, 768);
+    if (both_panels_in_l1 >= 256) s.kc = std::min(s.kc, both_panels_in_l1);
+  }
+  fit_nb_and_mc(kernel, caches, s);
   const std::int64_t b_block_budget = std::min(caches.l3 / 2, 4 * caches.l2 * std::max(1, threads));
   s.nc = fit(b_block_budget, std::int64_t(s.kc) * 4, kernel.nr, kernel.nr, 4096 / kernel.nr * kernel.nr);
   return s;
@@ -69,21 +80,30 @@ BlockSizes blocks_in_use(const MicroKernel& kernel, int threads) {
   BlockSizes s = block_sizes(kernel, this_cpu_caches(), threads);
   const char* text = std::getenv("MATCOMPARE_BLIS_BLOCKS");
   if (!text || !*text) return s;
-  long kc = 0, mc = 0, nc = 0;
-  char rest = 0;
-  if (std::sscanf(text, "%ld,%ld,%ld%c", &kc, &mc, &nc, &rest) != 3 || kc < 1 || mc < 1 || nc < 1 || kc > 65536 ||
-      mc > 65536 || nc > 1 << 20)
-    throw std::invalid_argument(std::string("MATCOMPARE_BLIS_BLOCKS must be KC,MC,NC (positive), got '") + text + "'");
+  long kc = 0, mc = 0, nc = 0, nb = 0;
+  int used = 0, used_nb = 0;
+  bool ok = std::sscanf(text, "%ld,%ld,%ld%n", &kc, &mc, &nc, &used) == 3;
+  const bool with_nb = ok && text[used] == ',';
+  if (with_nb)
+    ok = std::sscanf(text + used + 1, "%ld%n", &nb, &used_nb) == 1 && !text[used + 1 + used_nb];
+  else
+    ok = ok && !text[used];
+  if (!ok || kc < 1 || mc < 1 || nc < 1 || (with_nb && nb < 1) || kc > 65536 || mc > 65536 || nc > 1 << 20 ||
+      nb > 1 << 20)
+    throw std::invalid_argument(std::string("MATCOMPARE_BLIS_BLOCKS must be KC,MC,NC or KC,MC,NC,NB (positive), got '") +
+                                text + "'");
   auto round_to = [](long x, int multiple) { return int(std::max<long>(multiple, x / multiple * multiple)); };
   s.kc = int(kc);
+  fit_nb_and_mc(kernel, this_cpu_caches(), s);
   s.mc = round_to(mc, kernel.mr);
   s.nc = round_to(nc, kernel.nr);
+  if (with_nb) s.nb = round_to(nb, kernel.nr);
   return s;
 }
 
 std::string describe(const MicroKernel& kernel, const BlockSizes& s, const CacheSizes& caches) {
   return kernel.name + " " + std::to_string(s.mr) + "x" + std::to_string(s.nr) + ", KC " + std::to_string(s.kc) +
-         " MC " + std::to_string(s.mc) + " NC " + std::to_string(s.nc) + " (L1d " +
+         " MC " + std::to_string(s.mc) + " NC " + std::to_string(s.nc) + " NB " + std::to_string(s.nb) + " (L1d " +
          std::to_string(caches.l1d >> 10) + " KiB, L2 " + std::to_string(caches.l2 >> 10) + " KiB, L3 " +
          std::to_string(caches.l3 >> 20) + " MiB)";
 }

@@ -18,20 +18,33 @@ CacheSizes this_cpu_caches();
 struct BlockSizes {
   int mr, nr;  // the micro-kernel's register tile
   int kc, mc, nc;
+  int nb;  // the macro-kernel's sub-block of B columns (loops.cpp)
 };
 
 // The one table, every size from a cache:
 //
 // | size | rule                                                      | why                                       |
 // |------|-----------------------------------------------------------|-------------------------------------------|
-// | KC   | KC x NR x 4 B <= 2 x L1d for a tile of 12 rows or more,  | a 12-row tile reuses each B element 12    |
-// |      | <= 1/2 of L1d for a shorter one; multiple of 16; 128..768 | times, so its B micro-panel may stream    |
-// |      |                                                           | from L2, and a deeper k block passes over |
-// |      |                                                           | C fewer times (measured: AVX-512 12x32 on |
-// |      |                                                           | Zen 4 and the Xeon host, KC 512-768 ahead |
-// |      |                                                           | of 256-384); a 6-row tile keeps B in L1   |
-// |      |                                                           | (AVX2 6x16 on Zen 3 best at half of L1d)  |
-// | MC   | MC x KC x 4 B <= 1/2 of L2; multiple of MR; MR..512       | the packed A block stays in L2 across jr  |
+// | KC   | KC x NR x 4 B <= 2 x L1d for a tile of 12 rows or more,   | a deep k block passes over C fewer times; |
+// |      | <= 1/2 of L1d for a shorter one; multiple of 16; 128..768 | a 12-row tile reuses each B element 12    |
+// |      | (AVX-512 12x32 on Zen 4 and many Xeon threads: KC 512-768 | times, so B's micro-panel may stream from |
+// |      | measured ahead of 256-384; AVX2 6x16 on Zen 3 best at     | L2 where a 6-row tile keeps it in L1      |
+// |      | half of L1d).                                             |                                           |
+// |      | One thread: also KC x (MR + NR) x 4 B <= 15/16 of L1d,    | A's micro-panel and the B micro-panel     |
+// |      | unless that is below 256                                  | passing it share L1d, so A's loads hit    |
+// |      |                                                           | L1 (one Xeon thread: +8-30% at 4096);     |
+// |      |                                                           | where L1d is too small for 256, the       |
+// |      |                                                           | deeper block wins (Zen 4, 32 KiB: KC 176  |
+// |      |                                                           | -3%). Many threads keep the deep block:   |
+// |      |                                                           | each k block costs the team two barriers  |
+// |      |                                                           | (16 Xeon threads at KC 272: -5%)          |
+// | NB   | KC x NB x 4 B <= 1/4 of L2; multiple of NR; NR..4096      | the B sub-block stays in L2 while A's     |
+// |      |                                                           | micro-panels pass over it                 |
+// | MC   | (MC x KC + KC x NB + MC x NB) x 4 B <= 3/4 of L2;         | one pass over a sub-block touches the A   |
+// |      | multiple of MR; MR..512                                   | block, the sub-block and their C tiles;   |
+// |      |                                                           | they leave L2 room for the rest (one Xeon |
+// |      |                                                           | thread: MC 336 ahead of 168, 240 and      |
+// |      |                                                           | 480-504 at 4096 in three probes)          |
 // | NC   | KC x NC x 4 B <= 1/2 of L3 and <= 4 x L2 x the threads;   | the packed B block, shared by the threads,|
 // |      | multiple of NR; NR..4096                                  | stays in L3 across the ic blocks; the L3  |
 // |      |                                                           | of a lent machine is the socket's, shared |
@@ -40,16 +53,16 @@ struct BlockSizes {
 // |      |                                                           | 4096: a 12 MiB block 0.92x OpenBLAS, 6 or |
 // |      |                                                           | 3 MiB 0.99-1.01x)                         |
 //
-// The fractions leave room for what streams past the block that stays (C tiles, the other operand). The loops
-// cut N into equal column blocks of at most NC.
+// The fractions leave room for what streams past the blocks that stay (C tiles, the other operand). The loops
+// cut N into equal column blocks of at most NC, and K into equal blocks of at most KC.
 BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches, int threads);
 
 // What cpu/blis uses with `threads` threads: block_sizes() for this CPU's caches, unless
-// MATCOMPARE_BLIS_BLOCKS="KC,MC,NC" overrides them for a tuning sweep (each rounded to its multiple); throws on a
-// malformed value.
+// MATCOMPARE_BLIS_BLOCKS="KC,MC,NC" or "KC,MC,NC,NB" overrides them for a tuning sweep (each rounded to its
+// multiple; without NB, NB follows the table from that KC); throws on a malformed value.
 BlockSizes blocks_in_use(const MicroKernel& kernel, int threads);
 
-// "avx512 12x32, KC 256 MC 504 NC 4096 (L1d 48 KiB, L2 2048 KiB, L3 105 MiB)": for the run's context.
+// "avx512 12x32, KC 256 MC 336 NC 2720 NB 512 (L1d 48 KiB, L2 2048 KiB, L3 105 MiB)": for the run's context.
 std::string describe(const MicroKernel& kernel, const BlockSizes& sizes, const CacheSizes& caches);
 
 }  // namespace matcompare::cpu::blis

@@ -1,7 +1,8 @@
-// gemm_blis: the five BLIS blocking loops (jc over NC, pc over KC, ic over MC, jr over NR,
-// ir over MR) around packing and the register micro-kernel; the project's step beyond the seeds
-// (BLIS-style, after seed 003's packing and tiling). The team packs each k block of A and B together, then takes
-// loops 3 to 5 in units (row blocks x column blocks) from a shared counter; it meets at a spinning barrier.
+// gemm_blis: the five BLIS blocking loops (jc over NC, pc over KC, ic over MC, then inside a block sub-blocks of NB
+// columns with ir over MR outside jr over NR) around packing and the register micro-kernel; the project's step
+// beyond the seeds (BLIS-style, after seed 003's packing and tiling). The team packs each k block of A and B
+// together, then takes loops 3 to 5 in units (row blocks x column blocks) from a shared counter; it meets at a
+// spinning barrier.
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
@@ -93,23 +94,29 @@ void store_edge(const float* tile, int nr, std::int64_t rows, std::int64_t cols,
   }
 }
 
-// Loops 4 and 5 (jr over NR, ir over MR) on one packed mc x kc block of A and kc x nc block of B.
-void macro_kernel(const blis::MicroKernel& kernel, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+// Loops 4 and 5 on one packed mc x kc block of A and kc x nc block of B. B is taken in sub-blocks of nb columns,
+// which stay in L2; over each, A's micro-panels in turn (ir), each held in L1 while the sub-block's B micro-panels
+// stream past it (jr), as OpenBLAS's and BLIS's Skylake-X sgemm hold their broadcast operand (bench/NOTES.md: one
+// Xeon thread +8-30% at 4096 against B's micro-panel held and A's streamed).
+void macro_kernel(const blis::MicroKernel& kernel, std::int64_t mc, std::int64_t nc, std::int64_t kc, std::int64_t nb,
                   const float* packed_a, const float* packed_b, float* c, std::int64_t ldc, float beta) {
   const int mr = kernel.mr, nr = kernel.nr;
   alignas(kAlign) float tile[blis::kMaxTileFloats];
-  for (std::int64_t jr = 0; jr < nc; jr += nr) {
-    const std::int64_t cols = std::min<std::int64_t>(nr, nc - jr);
-    const float* b_panel = packed_b + jr * kc;
+  for (std::int64_t jb = 0; jb < nc; jb += nb) {
+    const std::int64_t sub_end = std::min(nc, jb + nb);
     for (std::int64_t ir = 0; ir < mc; ir += mr) {
       const std::int64_t rows = std::min<std::int64_t>(mr, mc - ir);
       const float* a_panel = packed_a + ir * kc;
-      float* c_tile = c + ir * ldc + jr;
-      if (rows == mr && cols == nr) {
-        kernel.run(kc, a_panel, b_panel, c_tile, ldc, beta);
-      } else {
-        kernel.run(kc, a_panel, b_panel, tile, nr, 0.0f);
-        store_edge(tile, nr, rows, cols, c_tile, ldc, beta);
+      for (std::int64_t jr = jb; jr < sub_end; jr += nr) {
+        const std::int64_t cols = std::min<std::int64_t>(nr, nc - jr);
+        const float* b_panel = packed_b + jr * kc;
+        float* c_tile = c + ir * ldc + jr;
+        if (rows == mr && cols == nr) {
+          kernel.run(kc, a_panel, b_panel, c_tile, ldc, beta);
+        } else {
+          kernel.run(kc, a_panel, b_panel, tile, nr, 0.0f);
+          store_edge(tile, nr, rows, cols, c_tile, ldc, beta);
+        }
       }
     }
   }
@@ -135,7 +142,12 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   const std::int64_t col_blocks = (g.n + block.nc - 1) / block.nc;
   const std::int64_t nc_step = round_up((g.n + col_blocks - 1) / col_blocks, nr);
 
-  const std::int64_t kc_max = std::min<std::int64_t>(block.kc, g.k);
+  // Loop 2 in equal k blocks of at most KC (rounded to the kernels' 4 k steps a trip): 4096 deep at KC 768 is
+  // 5 x 684 + 676, not 5 x 768 + 256, whose last block would pass over C as often as the others for a third of
+  // their work.
+  const std::int64_t k_blocks = (g.k + block.kc - 1) / block.kc;
+  const std::int64_t kc_step = std::min<std::int64_t>(block.kc, round_up((g.k + k_blocks - 1) / k_blocks, 4));
+  const std::int64_t kc_max = std::min(kc_step, g.k);
   // The team's packed blocks of B (kc x nc) and of A (all rows x kc), allocated here so that nothing can throw
   // inside the parallel region.
   AlignedFloats packed_b(kc_max * nc_step);
@@ -158,8 +170,8 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
     for (std::int64_t jc = 0; jc < g.n; jc += nc_step) {  // loop 1: up to NC columns of B and C
       const std::int64_t nc = std::min<std::int64_t>(nc_step, g.n - jc);
       const UnitGrid grid = unit_grid(panels, (nc + nr - 1) / nr, team, std::max(1, block.mc / mr));
-      for (std::int64_t pc = 0; pc < g.k; pc += block.kc) {  // loop 2: KC-deep rank update
-        const std::int64_t kc = std::min<std::int64_t>(block.kc, g.k - pc);
+      for (std::int64_t pc = 0; pc < g.k; pc += kc_step) {  // loop 2: KC-deep rank update
+        const std::int64_t kc = std::min(kc_step, g.k - pc);
         // beta once per C element: the first rank update scales C, later ones accumulate.
         const float beta = pc == 0 ? g.beta : 1.0f;
 
@@ -191,7 +203,7 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
           const std::int64_t jr = unit / grid.row_blocks * grid.unit_b_panels * nr;  // both inside: unit_grid
           const std::int64_t rows = std::min(grid.unit_panels * mr, g.m - ir);
           if (pack_a_in_units) pack_a_block(mr, rows, kc, a + ir * g.lda + pc, g.lda, g.alpha, packed_a.p + ir * kc);
-          macro_kernel(kernel, rows, std::min(grid.unit_b_panels * nr, nc - jr), kc, packed_a.p + ir * kc,
+          macro_kernel(kernel, rows, std::min(grid.unit_b_panels * nr, nc - jr), kc, block.nb, packed_a.p + ir * kc,
                        packed_b.p + jr * kc, g.c + ir * g.ldc + jc + jr, g.ldc, beta);
         }
         // A and B stay packed until everyone is done with them.

@@ -72,9 +72,10 @@ void prefetch_tile_to_l2(const float* c, std::int64_t ldc) {
 }
 
 void multiply(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc, float beta) {
-  // The block table lets the B micro-panel of this tile take twice L1d (block_sizes.hpp), so B's stream would evict
-  // the C tile from L1 long before the end: it goes to L2 now, whatever beta (the stores need the lines too), and
-  // into L1 kPrefetchDepth k steps before the end, between the two runs of trips below.
+  // With many threads or a small L1d the block table lets the B micro-panel of this tile take twice L1d
+  // (block_sizes.hpp), so the operands' stream would evict the C tile from L1 long before the end: it goes to L2
+  // now, whatever beta (the stores need the lines too), and into L1 kPrefetchDepth k steps before the end, between
+  // the two runs of trips below.
   prefetch_tile_to_l2(c, ldc);
   const std::int64_t to_l1_at = kc > kPrefetchDepth ? (kc - kPrefetchDepth) / 4 * 4 : 0;
   std::int64_t trips_before = to_l1_at / 4, trips_after = (kc - to_l1_at) / 4, single_steps = kc % 4;
