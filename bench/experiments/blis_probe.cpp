@@ -3,6 +3,7 @@
 //                          huge pages, a prefetch of the next B panel) and the packing, each as a share of the ceiling
 //   pairs SIZE ROUNDS CFG  whole products, cpu/blis under block sizes CFG... against OpenBLAS, in alternation
 //   packb ROUNDS           the library's B packing against packing by groups of rows
+//   packa ROUNDS           the library's A packing of one k block from cold sources, at KC 256 and 768
 // Built against the library's internals:
 //   g++ -O2 -std=c++17 -fopenmp -Isrc -Iinclude bench/experiments/blis_probe.cpp -Lbuild/src -lmatcompare -lopenblas
 #include <cblas.h>
@@ -282,6 +283,28 @@ int packb(int rounds, const blis::MicroKernel& kern) {
   return 0;
 }
 
+// `packa ROUNDS`: the library's A packing of one k block of a 2048 x 2048 A from cold sources, all its rows in blocks
+// of MC as a one-thread product packs them, at KC 256 (MC 336) and KC 768 (MC 336).
+int packa(int rounds, const blis::MicroKernel& kern) {
+  const std::int64_t n = 2048, mc = 336;
+  auto a = random_floats(std::size_t(n * n), 10);
+  Floats out(std::size_t(mc * 768)), flush(std::size_t(64) << 20);
+  const std::int64_t depths[] = {256, 768};
+  std::vector<std::vector<double>> gbs(2);
+  for (int r = 0; r < rounds; ++r)
+    for (int d = 0; d < 2; ++d) {
+      for (std::size_t i = 0; i < flush.size(); i += 16) flush[i] += 1.0f;
+      const std::int64_t kc = depths[d], pc = (r % 2) * 1024;  // another k block every other round
+      const auto t = Clock::now();
+      for (std::int64_t ic = 0; ic < n; ic += mc)
+        blis::pack_a_block(kern.mr, std::min(mc, n - ic), kc, a.data() + ic * n + pc, n, 1.0f, out.data());
+      gbs[d].push_back(double(n * kc * 4) / seconds_since(t) / 1e9);
+    }
+  for (int d = 0; d < 2; ++d)
+    std::printf("  pack A kc %-4ld %6.2f GB/s read (median of %d)\n", long(depths[d]), median(gbs[d]), rounds);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   omp_set_num_threads(1);
   openblas_set_num_threads(1);
@@ -290,8 +313,9 @@ int main(int argc, char** argv) {
               blis::configuration().c_str());
   if (argc > 4 && std::string(argv[1]) == "pairs") return pairs(argc, argv, kern);
   if (argc > 2 && std::string(argv[1]) == "packb") return packb(std::atoi(argv[2]), kern);
+  if (argc > 2 && std::string(argv[1]) == "packa") return packa(std::atoi(argv[2]), kern);
   if (argc < 2 || std::string(argv[1]) != "parts") {
-    std::fprintf(stderr, "usage: blis_probe parts ROUNDS | pairs SIZE ROUNDS CFG... | packb ROUNDS\n");
+    std::fprintf(stderr, "usage: blis_probe parts ROUNDS | pairs SIZE ROUNDS CFG... | packb ROUNDS | packa ROUNDS\n");
     return 2;
   }
   // `parts ROUNDS`: each round the FMA ceiling, then the kernel, the macro-kernel and the packing of one 1-thread
