@@ -160,7 +160,12 @@ struct Product {
   Floats a, b, c, flush;
   Product(std::int64_t m_, std::int64_t n_, std::int64_t k_)
       : m(m_), n(n_), k(k_), a(random_floats(std::size_t(m * k), 5)), b(random_floats(std::size_t(k * n), 6)),
-        c(std::size_t(m * n)), flush(std::size_t(64) << 20) {}
+        c(std::size_t(m * n)), flush(flush_floats()) {}
+  // 256 MiB of floats, or PROBE_FLUSH_MIB (the harness writes 600 MiB a thread).
+  static std::size_t flush_floats() {
+    const char* mib = std::getenv("PROBE_FLUSH_MIB");
+    return (mib && std::atoi(mib) > 0 ? std::size_t(std::atoi(mib)) : 256) << 18;
+  }
   void evict() {
     for (std::size_t i = 0; i < flush.size(); i += 16) flush[i] += 1.0f;
   }
