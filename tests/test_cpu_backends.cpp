@@ -51,7 +51,7 @@ TEST_CASE("cpu/blis is right on any team size and any cut of its work into units
   // unit and its taker packs it (as one thread always does). The small blocks make many k and column blocks, and
   // units of two micro-panels and a few B micro-panels, the last ones ragged; the last blocks also cut a unit's
   // columns into sub-blocks of 64 (two AVX-512 micro-panels, four 16-wide ones), the last one ragged, and K into
-  // blocks of 40 that are not a multiple of the kernels' four k steps a trip.
+  // equal blocks of at most 40 (129 deep: 36, 36, 36 and 21), some not a multiple of the kernels' four k steps a trip.
   for (const char* blocks : {"", "64,24,96", "40,24,160,64"}) {
     setenv("MATCOMPARE_BLIS_BLOCKS", blocks, 1);
     for (int threads : {1, 2, 3, 7, 16}) {

@@ -90,8 +90,8 @@ BlockSizes blocks_in_use(const MicroKernel& kernel, int threads) {
     ok = ok && !text[used];
   if (!ok || kc < 1 || mc < 1 || nc < 1 || (with_nb && nb < 1) || kc > 65536 || mc > 65536 || nc > 1 << 20 ||
       nb > 1 << 20)
-    throw std::invalid_argument(std::string("MATCOMPARE_BLIS_BLOCKS must be KC,MC,NC or KC,MC,NC,NB (positive), got '") +
-                                text + "'");
+    throw std::invalid_argument(
+        std::string("MATCOMPARE_BLIS_BLOCKS must be KC,MC,NC or KC,MC,NC,NB (positive), got '") + text + "'");
   auto round_to = [](long x, int multiple) { return int(std::max<long>(multiple, x / multiple * multiple)); };
   s.kc = int(kc);
   fit_nb_and_mc(kernel, this_cpu_caches(), s);

@@ -62,7 +62,7 @@ BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches, int 
 // multiple; without NB, NB follows the table from that KC); throws on a malformed value.
 BlockSizes blocks_in_use(const MicroKernel& kernel, int threads);
 
-// "avx512 12x32, KC 256 MC 336 NC 2720 NB 512 (L1d 48 KiB, L2 2048 KiB, L3 105 MiB)": for the run's context.
+// "avx512 12x32, KC 256 MC 336 NC 4096 NB 512 (L1d 48 KiB, L2 2048 KiB, L3 300 MiB)": for the run's context.
 std::string describe(const MicroKernel& kernel, const BlockSizes& sizes, const CacheSizes& caches);
 
 }  // namespace matcompare::cpu::blis
