@@ -89,7 +89,8 @@ double kernel_gflops(const blis::MicroKernel& k, std::int64_t kc, long calls) {
 }
 
 // The macro-kernel on a packed mc x kc block of A and kc x nc block of B into C (mc x nc), jr outer (BLIS, the
-// library's order: B micro-panel reused across the A panels) or ir outer (A micro-panel reused across B's).
+// library's order until c4f7843: B micro-panel reused across the A panels) or ir outer over the whole block (A
+// micro-panel reused across B's; the library now does this over L2-sized sub-blocks of B, loops.cpp).
 // 2 MiB-aligned floats on transparent huge pages where the kernel grants them: one physically contiguous run, so
 // a 1 MiB block spreads over L2's sets evenly, where 4 KiB pages land on its sets' colours at random.
 struct HugeFloats {
