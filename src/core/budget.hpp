@@ -5,25 +5,9 @@
 #include <vector>
 
 #include "matcompare/benchmark.hpp"
+#include "trial.hpp"
 
 namespace matcompare {
-
-// What timing a few rows of C says about one run: a fixed cost (packing or transposing B, launches, threads left
-// idle by too few rows) plus a cost per row of C.
-struct Trial {
-  std::int64_t first_rows = 0;  // rows of the smallest trial: the fewest an estimate times
-  double first_s = 0;           // and its time
-  std::int64_t rows = 0;        // rows of the largest trial; M when it covered the whole problem (then exact)
-  double rows_s = 0;            // and its time
-  double per_row_s = 0;         // the slope between the two (0 when exact)
-  bool superlinear = false;     // the cost per row still rose at the largest trial: time grows as rows squared
-  double flush_s = 0;           // one cache flush on the backend's device, when the options flush
-  double spent_s = 0;           // the trial's own wall time
-  double run_s(std::int64_t m) const {
-    const double scale = double(m) / double(rows);
-    return superlinear ? rows_s * scale * scale : rows_s + per_row_s * double(m - rows);
-  }
-};
 
 // Seconds the measurement the options ask for should take: a verification run, compute samples paired with
 // partners that take `partners_s` per round, and end-to-end samples; each phase ends at `repetitions` samples

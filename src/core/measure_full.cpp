@@ -1,0 +1,80 @@
+#include <chrono>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "measurement.hpp"
+#include "number_text.hpp"
+#include "sampling.hpp"
+#include "statistics.hpp"
+#include "timed_workspace.hpp"
+
+namespace matcompare {
+
+void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
+                     const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r) {
+  TimedWorkspace row(backend, p);
+  const double verify_ms = row.compute_ms(p, o);
+  verify(*row.ws, p, r);
+  if (!r.errors.passed) {
+    r.status = Status::failed;
+    r.reason = verification_failure(r, p.shape.k);
+    return;
+  }
+
+  const double run_s = trial.run_s(p.shape.m) + trial.flush_s;
+  const auto compute_deadline = after(std::max(0.0, seconds_until(deadline)) * kComputeShare);
+  std::vector<TimedWorkspace> others;
+  for (const Backend* partner : partners.distinct()) others.emplace_back(*partner, p);
+  std::vector<std::vector<double>> partner_ms(others.size());
+  auto time_partners = [&] {
+    for (std::size_t i = 0; i < others.size(); ++i) partner_ms[i].push_back(others[i].compute_ms(p, o));
+  };
+  std::vector<double> row_ms;
+  int round = 0;
+  r.compute = sample(o, compute_deadline, run_s + partners_run_s, [&] {
+    // ABBA: whoever went second goes first next time, so a slope in time favours neither.
+    const bool partners_first = round++ % 2 == 1;
+    if (partners_first) time_partners();
+    const double t = row.compute_ms(p, o);
+    if (!partners_first) time_partners();
+    row_ms.push_back(t);
+    return t;
+  }, [&] {
+    for (const std::vector<double>& ms : partner_ms)
+      if (!ratio_settled(ms, row_ms)) return false;
+    return true;
+  });
+  if (r.compute.samples == 0) {
+    // Only the verification run fitted: it is the sample, paired with one run of each partner (vendors are the
+    // fastest rows, and a figure without its ratio would leave a hole in the table).
+    row_ms = {verify_ms};
+    time_partners();
+    r.compute = summarize(row_ms);
+  }
+  others.clear();
+  set_ratios(r, partners, partner_ms, row_ms, true);
+  if (backend.info().host_resident) {
+    r.total = r.compute;  // its compute already moves the host matrices in and C out
+  } else {
+    MatrixF out(std::size_t(p.shape.m), std::size_t(p.shape.n));
+    r.total = sample(o, deadline, run_s, [&] {
+      if (o.flush_cache) row.ws->flush_cache();
+      row.ws->synchronize();
+      const auto start = Clock::now();
+      row.ws->upload(p.a, p.b);
+      if (p.beta != 0.0f) row.ws->set_output(p.c);
+      row.ws->compute(p.alpha, p.beta);
+      row.ws->download(out);
+      return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    });
+  }
+  r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
+  r.status = Status::ok;
+  if (r.compute.samples < o.repetitions || r.total.samples < o.repetitions)
+    r.reason = std::to_string(r.compute.samples) + " compute and " + std::to_string(r.total.samples) +
+               " end-to-end samples of " + std::to_string(o.repetitions) + format(" fit its budget of %.3g s", r.budget_s) +
+               format(" (one run ~%.3g s)", trial.run_s(p.shape.m));
+}
+
+}  // namespace matcompare

@@ -1,0 +1,119 @@
+// The inputs of a measurement: fresh random operands per shape, the float64 reference (of all of C, or of a sample
+// of its rows), and whether the host has the memory for them.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "host_memory.hpp"
+#include "matcompare/benchmark.hpp"
+#include "number_text.hpp"
+
+namespace matcompare {
+namespace {
+
+// Mixes the user's seed with the shape and the operand so every matrix of a run is fresh.
+std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t operand) {
+  std::uint64_t x = seed ^ (std::uint64_t(s.m) * 0x9E3779B97F4A7C15ull) ^ (std::uint64_t(s.n) << 21) ^
+                    (std::uint64_t(s.k) << 42) ^ (operand * 0xBF58476D1CE4E5B9ull);
+  x ^= x >> 31;
+  x *= 0x94D049BB133111EBull;
+  return x ^ (x >> 29);
+}
+
+}  // namespace
+
+std::vector<std::int64_t> sampled_rows(std::int64_t m) {
+  const std::int64_t count = std::min(m, kSampledRows);
+  std::vector<std::int64_t> rows;
+  for (std::int64_t s = 0; s < count; ++s) rows.push_back(count == 1 ? 0 : s * (m - 1) / (count - 1));
+  return rows;
+}
+
+std::string describe_sample(std::int64_t rows, std::int64_t m) {
+  return std::to_string(rows) + " rows of " + std::to_string(m) + ", evenly spread from row 0 to row " +
+         std::to_string(m - 1) + " (row floor(s*(M-1)/" + std::to_string(std::max<std::int64_t>(1, rows - 1)) +
+         ") for s = 0.." + std::to_string(rows - 1) + ")";
+}
+
+bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options) {
+  return shape.flops() > options.full_reference_max_flops;
+}
+
+double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
+  const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
+  if (!verified_on_sample(shape, options))
+    // float operands, their float64 copies for the reference, the reference and its error scale,
+    // one workspace's copies and the result being checked.
+    return 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + m * n) + 8 * m * n;
+  // A and B, C when beta reads it, one C-sized buffer at a time (a host-resident workspace's C or the target of
+  // an end-to-end download), the sampled rows' reference and a float64 panel of B.
+  const double rows = double(std::min<std::int64_t>(shape.m, kSampledRows));
+  return 4 * (m * k + k * n) + (beta != 0.0f ? 4 * m * n : 0.0) + 4 * m * n + rows * (16 * n + 16 * k) +
+         16 * k * 256;
+}
+
+void check_host_memory(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
+  if (shape.m < 1 || shape.n < 1 || shape.k < 1)
+    throw std::invalid_argument("matrix sizes must be >= 1, got " + to_string(shape));
+  const double need = host_bytes_needed(shape, beta, options);
+  const double have = host_memory_bytes();
+  if (need > have)
+    throw std::runtime_error("a " + to_string(shape) + " problem needs about " + format("%.1f", need / (1ull << 30)) +
+                             " GiB of host memory but this machine has " + format("%.1f", have / (1ull << 30)) +
+                             " GiB (" + kHostMemoryOverrideVariable + " overrides)");
+}
+
+std::string to_string(InputValues v) {
+  switch (v) {
+    case InputValues::uniform: return "uniform";
+    case InputValues::integers_1_100: return "integers-1-100";
+    case InputValues::reals_1_100: return "reals-1-100";
+  }
+  return "?";
+}
+
+std::string describe(InputValues v) {
+  switch (v) {
+    case InputValues::uniform: return "reals uniform in [-1, 1]";
+    case InputValues::integers_1_100: return "integers uniform in 1..100 (seed 003)";
+    case InputValues::reals_1_100: return "reals uniform in [1, 100] (seed 003)";
+  }
+  return "?";
+}
+
+InputValues parse_input_values(const std::string& name) {
+  for (InputValues v : {InputValues::uniform, InputValues::integers_1_100, InputValues::reals_1_100})
+    if (name == to_string(v)) return v;
+  throw std::invalid_argument("unknown input values '" + name + "' (use uniform, integers-1-100 or reals-1-100)");
+}
+
+Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values,
+                     const BenchmarkOptions& options) {
+  check_host_memory(shape, beta, options);
+  Problem p;
+  p.shape = shape;
+  p.alpha = alpha;
+  p.beta = beta;
+  auto draw = [&](std::int64_t rows, std::int64_t cols, std::uint64_t operand) {
+    const std::uint64_t operand_seed = derive_seed(seed, shape, operand);
+    switch (values) {
+      case InputValues::integers_1_100: return MatrixF::random_integers(rows, cols, operand_seed, 1, 100);
+      case InputValues::reals_1_100: return MatrixF::random_reals(rows, cols, operand_seed, 1.0, 100.0);
+      case InputValues::uniform: break;
+    }
+    return MatrixF::random(rows, cols, operand_seed);
+  };
+  p.a = draw(shape.m, shape.k, 1);
+  p.b = draw(shape.k, shape.n, 2);
+  if (!verified_on_sample(shape, options)) {
+    p.c = draw(shape.m, shape.n, 3);
+    p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
+    return p;
+  }
+  if (beta != 0.0f) p.c = draw(shape.m, shape.n, 3);  // never read with beta = 0: no memory for it
+  p.verified_rows = sampled_rows(shape.m);
+  p.reference = compute_reference_rows(alpha, p.a, p.b, beta, p.c, p.verified_rows);
+  return p;
+}
+
+}  // namespace matcompare

@@ -1,0 +1,149 @@
+// A whole run: every selected backend, with the vendors it is compared with, on every shape within one budget.
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "budget.hpp"
+#include "matcompare/registry.hpp"
+#include "measurement.hpp"
+
+namespace matcompare {
+namespace {
+
+// A multi-GPU row against the single-GPU vendor of the same shape and run. A host-resident row's time includes
+// moving the host matrices, so it is compared with the vendor's upload + compute + download; a row whose data
+// is already on its GPUs with the vendor's compute time.
+void set_speedup(BenchmarkResult& r, const BenchmarkResult* vendor) {
+  if (!vendor || r.status != Status::ok || vendor->status != Status::ok || r.devices < 1) return;
+  const TimeStats& basis = r.backend.host_resident ? vendor->total : vendor->compute;
+  if (basis.samples == 0 || r.compute.median_ms <= 0) return;
+  r.speedup = basis.median_ms / r.compute.median_ms;
+  r.efficiency = r.speedup / double(r.devices);
+}
+
+}  // namespace
+
+std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
+                                            const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
+                                            const ProgressFn& progress) {
+  check_options(options);
+  // Registry order, with the vendor of every selected device and the vendor of every selected precision added.
+  std::vector<const Backend*> backends;
+  for (const Backend* b : all_backends()) {
+    const BackendInfo& info = b->info();
+    const bool chosen = std::find(selected.begin(), selected.end(), b) != selected.end();
+    const bool vendor_needed = std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
+      return s->info().device == info.device &&
+             (info.vendor || (info.precision_vendor && s->info().precision == info.precision));
+    });
+    if (chosen || vendor_needed) backends.push_back(b);
+  }
+  // Device vendors first, then the other precisions' vendors (paired with them), then everything else.
+  auto rank = [](const Backend* b) { return b->info().vendor ? 0 : b->info().precision_vendor ? 1 : 2; };
+  std::vector<const Backend*> order = backends;
+  std::stable_sort(order.begin(), order.end(), [&](const Backend* x, const Backend* y) { return rank(x) < rank(y); });
+
+  for (const GemmShape& shape : shapes) check_host_memory(shape, options.beta, options);  // before any work
+
+  std::vector<BenchmarkResult> all;
+  const auto start = Clock::now();
+  const auto run_deadline = after(run_budget_s(options, shapes.size()));
+  int done = 0;
+  const int total = int(shapes.size() * order.size());
+  auto report = [&](const std::string& backend, const GemmShape& shape, bool planning, double row_budget_s) {
+    if (progress)
+      progress(Progress{backend, shape, planning, done, total, seconds_since(start), row_budget_s,
+                        std::max(0.0, seconds_until(run_deadline))});
+  };
+  for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
+    const GemmShape& shape = shapes[shape_index];
+    // Shapes left share what is left equally: what one does not use goes to the next.
+    const auto shape_deadline = after(std::max(0.0, seconds_until(run_deadline)) / double(shapes.size() - shape_index));
+    const Problem problem =
+        make_problem(shape, options.alpha, options.beta, options.seed, options.input_values, options);
+
+    // Planning: a few-row trial of every row says what its full measurement would cost.
+    std::map<const Backend*, Trial> trials;
+    for (const Backend* b : order) {
+      if (!b->availability().available) continue;
+      report(b->info().name, shape, true, 0);
+      try {
+        trials[b] = trial_run(*b, problem, options);
+      } catch (const std::exception&) {
+        // Not planned for: the row's own measurement repeats the trial and reports what failed.
+      }
+    }
+    // The vendors a row will be paired with, as planned (measurement pairs only with those that then ran).
+    auto planned_partners_s = [&](const Backend* b) {
+      double seconds = 0;
+      for (const Backend* other : order) {
+        const BackendInfo& info = other->info();
+        const bool partner = other != b && info.device == b->info().device &&
+                             (info.vendor || (info.precision_vendor && info.precision == b->info().precision));
+        const auto trial = trials.find(other);
+        if (partner && trial != trials.end()) seconds += trial->second.run_s(shape.m) + trial->second.flush_s;
+      }
+      return b->info().vendor || b->info().multi_gpu ? 0.0 : seconds;
+    };
+    std::vector<double> demands;
+    for (const Backend* b : order) {
+      const auto trial = trials.find(b);
+      demands.push_back(trial == trials.end() ? 0.0 : demand_s(trial->second, shape.m, planned_partners_s(b), options));
+    }
+
+    std::map<const Backend*, BenchmarkResult> by_backend;
+    // The vendors that ran: of each device, and of each (device, precision).
+    std::map<DeviceKind, const Backend*> device_vendor;
+    std::map<std::pair<DeviceKind, Precision>, const Backend*> precision_vendor;
+    auto vendor_of = [](const auto& table, const auto& key) -> const Backend* {
+      const auto found = table.find(key);
+      return found == table.end() ? nullptr : found->second;
+    };
+    for (std::size_t row = 0; row < order.size(); ++row) {
+      const Backend* b = order[row];
+      const BackendInfo& info = b->info();
+      const std::vector<double> demands_left(demands.begin() + std::ptrdiff_t(row), demands.end());
+      const auto trial = trials.find(b);
+      double floor_s = kMinimumRowSeconds;
+      if (trial != trials.end()) {
+        const double one_run_s = kRunMargin * (trial->second.run_s(shape.m) + trial->second.flush_s) +
+                                 planned_partners_s(b);
+        if (one_run_s <= kOneRunFloorSeconds) floor_s = std::max(floor_s, one_run_s);
+      }
+      const double row_budget_s = std::min(
+          options.time_limit_s,
+          std::max(floor_s, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline)))));
+      report(info.name, shape, false, row_budget_s);
+      const RowPlan plan{after(row_budget_s),
+                         trial == trials.end() ? std::nullopt : std::optional<Trial>(trial->second),
+                         planned_partners_s(b)};
+      Partners partners;
+      // A multi-GPU row is compared by its speedup over the single-GPU vendor, not paired with it.
+      if (!info.vendor && !info.multi_gpu) {
+        partners.vendor = vendor_of(device_vendor, info.device);
+        if (partners.vendor) partners.precision_vendor = vendor_of(precision_vendor, std::make_pair(info.device, info.precision));
+      }
+      BenchmarkResult r = measure_row(*b, problem, options, partners, plan);
+      if (info.vendor && r.status == Status::ok) {
+        r.vs_vendor = 1.0;
+        device_vendor[info.device] = b;
+      }
+      if ((info.vendor || info.precision_vendor) && r.status == Status::ok) {
+        r.vs_precision_vendor = 1.0;
+        precision_vendor[{info.device, info.precision}] = b;
+      }
+      by_backend[b] = std::move(r);
+      ++done;
+    }
+    const Backend* gpu_vendor = vendor_of(device_vendor, DeviceKind::gpu);
+    for (auto& [b, r] : by_backend)
+      if (b->info().multi_gpu) set_speedup(r, gpu_vendor ? &by_backend[gpu_vendor] : nullptr);
+    for (const Backend* b : backends) all.push_back(std::move(by_backend[b]));
+  }
+  report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);
+  return all;
+}
+
+}  // namespace matcompare
