@@ -92,7 +92,8 @@ class Backend {
   // Allocates storage for one shape; throws std::runtime_error (e.g. not enough device memory).
   virtual std::unique_ptr<Workspace> prepare(const GemmShape& shape) const = 0;
 
-  // The whole computation on host matrices: C = α·A·B + β·C. Throws on mismatched shapes or
+  // The whole computation on host matrices: C = α·A·B + β·C. With β = 0 the old C is never read: the
+  // workspace's C is poisoned (NaN) instead, so a kernel that reads it shows. Throws on mismatched shapes or
   // when the backend is unavailable.
   void gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) const;
 };

@@ -43,7 +43,12 @@ void Backend::gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, 
   if (!avail.available) throw std::runtime_error(info().name + " is unavailable: " + avail.reason);
   auto workspace = prepare(shape);
   workspace->upload(a, b);
-  if (beta != 0.0f) workspace->set_output(c);
+  // With β = 0 the caller's C is not read, so the workspace's C is poisoned instead: a kernel that reads it anyway,
+  // or leaves an element unwritten, returns NaN there, as it does in the harness.
+  if (beta != 0.0f)
+    workspace->set_output(c);
+  else
+    workspace->poison_output(shape);
   workspace->compute(alpha, beta);
   workspace->download(c);
 }
