@@ -97,3 +97,9 @@ void ProgressBar::finish() {
   if (enabled_ && last_width_ > 0) std::cerr << "\r" << std::string(last_width_, ' ') << "\r" << std::flush;
   last_width_ = 0;
 }
+
+int exit_status(const std::vector<matcompare::BenchmarkResult>& results) {
+  for (const auto& r : results)
+    if (r.status == matcompare::Status::failed) return kExitRowFailed;
+  return kExitOk;
+}

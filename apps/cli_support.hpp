@@ -12,6 +12,15 @@
 std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const std::string& m, const std::string& n,
                                                 const std::string& k);
 
+// The CLI's exit codes: every row that ran passed; bad input (one line on stderr, nothing on stdout); a row
+// failed verification or hit an error (the results are still written).
+constexpr int kExitOk = 0;
+constexpr int kExitBadInput = 2;
+constexpr int kExitRowFailed = 3;
+
+// kExitRowFailed when any result failed, else kExitOk: unavailable and estimated rows do not fail a run.
+int exit_status(const std::vector<matcompare::BenchmarkResult>& results);
+
 // One line on stderr, redrawn in place: done/total, the row being planned or measured with the time it may take,
 // and the time left of the run's budget. Silent unless enabled.
 class ProgressBar {

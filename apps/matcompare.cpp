@@ -29,8 +29,6 @@
 
 namespace {
 
-constexpr int kExitBadInput = 2;
-constexpr int kExitRowFailed = 3;
 
 [[noreturn]] void fail(const std::string& message, int code = kExitBadInput) {
   std::cerr << "matcompare: error: " << message << std::endl;
@@ -213,9 +211,7 @@ int main(int argc, char** argv) {
     std::ostringstream text;
     matcompare::write_results(text, format, context, results);
     output.commit(text.str());
-    for (const auto& r : results)
-      if (r.status == matcompare::Status::failed) return kExitRowFailed;
-    return 0;
+    return exit_status(results);
   } catch (const std::bad_alloc&) {
     // Leaving the try block has deleted any unfinished --out file.
     bar.finish();

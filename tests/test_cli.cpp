@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include "../apps/cli_support.hpp"
+
 namespace {
 
 struct Outcome {
@@ -87,8 +89,10 @@ TEST_CASE("--list --format json names every backend with its seed step and avail
 }
 
 TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every row that ran passed") {
+  // A budget far above what the rows need: under load a row's trial can read slow, and a tight share then leaves
+  // no time for an end-to-end sample, whose figure this test checks.
   const Outcome o = run_cli(std::string("--m 127 --n 253 --k 61 --alpha 0.5 --beta 2 --all --format json") + kQuick +
-                            "--time-limit 5");
+                            "--time-limit 5 --budget 600");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
   const auto j = nlohmann::json::parse(o.out);
   for (const char* key : {"hostname", "cpu_model", "openblas", "gpu", "gpus", "multi_gpu_devices", "cublasxt_block_dim",
@@ -364,4 +368,17 @@ TEST_CASE("an OPENBLAS_CORETYPE below the CPU is kept, with a note that the CPU 
   const Outcome gpu_only = run_cli("--size 16 --filter gpu/naive --budget 1 --format csv", "OPENBLAS_CORETYPE=Prescott");
   CHECK(gpu_only.exit_code == 0);
   CHECK(gpu_only.err.find("matcompare: note:") == std::string::npos);  // no CPU row, nothing to skew
+}
+
+TEST_CASE("the exit status: 3 when a row failed, whatever else ran; 0 when rows passed, were estimated or unavailable") {
+  using matcompare::Status;
+  auto row = [](Status status) {
+    matcompare::BenchmarkResult r;
+    r.status = status;
+    return r;
+  };
+  CHECK(exit_status({}) == kExitOk);
+  CHECK(exit_status({row(Status::ok), row(Status::estimated), row(Status::unavailable)}) == kExitOk);
+  CHECK(exit_status({row(Status::ok), row(Status::failed), row(Status::ok)}) == kExitRowFailed);
+  CHECK(exit_status({row(Status::unavailable), row(Status::failed)}) == 3);
 }
