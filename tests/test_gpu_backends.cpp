@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -10,9 +11,14 @@
 
 using namespace matcompare;
 
+// CTest runs gpu/cublasmp-fp32's case as a test of its own (test_gpu_cublasmp, with
+// MATCOMPARE_TEST_CUBLASMP set), skipped where cuBLASMp or its worker is missing.
 std::string matcompare_test::skip_reason() {
   const Availability a = find_backend("gpu/cublas-fp32").availability();
-  return a.available ? "" : "GPU tests need a GPU: " + a.reason;
+  if (!a.available) return "GPU tests need a GPU: " + a.reason;
+  const Availability mp = find_backend("gpu/cublasmp-fp32").availability();
+  if (std::getenv("MATCOMPARE_TEST_CUBLASMP") && !mp.available) return "gpu/cublasmp-fp32 is unavailable: " + mp.reason;
+  return "";
 }
 
 TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any alpha and beta") {
@@ -116,11 +122,7 @@ TEST_CASE("a TF32 tile the engine does not have is a clear error") {
 // list: the odd shapes with alpha/beta away from (1, 0), one GPU (world size 1) and, where there are two, two.
 TEST_CASE("gpu/cublasmp-fp32 matches the float64 reference on odd shapes, on one GPU and on two") {
   const Backend& mp = find_backend("gpu/cublasmp-fp32");
-  const Availability available = mp.availability();
-  if (!available.available) {
-    MESSAGE("gpu/cublasmp-fp32 not checked: " << available.reason);
-    return;
-  }
+  REQUIRE_MESSAGE(mp.availability().available, mp.availability().reason);
   std::vector<std::vector<int>> device_sets{{0}};
   if (gpu::device_count() >= 2) device_sets.push_back({0, 1});
   for (const std::vector<int>& devices : device_sets) {
@@ -149,3 +151,53 @@ TEST_CASE("the GPU context names the device and its clocks") {
   CHECK(c.gpu->sm_clock_observed_mhz > 100);
   CHECK_FALSE(c.gpu->cublas_version.empty());
 }
+
+TEST_CASE("a TF32 row brings the vendor of its precision, and its ratio is taken against it") {
+  const auto selected = select_backends("gpu/tensor-core-tf32-ws");
+  REQUIRE(selected.size() == 1);
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0.0;
+  const auto results = run_benchmarks(selected, {{64, 64, 64}}, o);
+  std::vector<std::string> names;
+  for (const auto& r : results) names.push_back(r.backend.name);
+  CHECK(names == std::vector<std::string>{"gpu/tensor-core-tf32-ws", "gpu/cublas-tf32", "gpu/cublas-fp32"});
+  for (const auto& r : results) {
+    INFO(r.backend.name, ": ", r.reason);
+    REQUIRE(r.status == Status::ok);
+    CHECK(r.vs_vendor > 0);
+    CHECK(r.vs_precision_vendor > 0);
+    if (r.backend.name == "gpu/cublas-fp32") CHECK(r.vs_vendor == 1.0);
+    if (r.backend.name == "gpu/cublas-tf32") CHECK(r.vs_precision_vendor == 1.0);
+    if (r.backend.name == "gpu/tensor-core-tf32-ws") CHECK(r.vs_vendor_pairs == r.compute.samples);
+  }
+}
+
+TEST_CASE("cuBLASXt's row runs beside cuBLAS FP32 and carries its end-to-end speedup over it") {
+  BenchmarkOptions o;
+  o.repetitions = 1;
+  o.min_time_s = 0;
+  const auto results = run_benchmarks(select_backends("cublasxt"), {{256, 256, 256}}, o);
+  REQUIRE(results.size() == 2);
+  const BenchmarkResult& vendor = results[0];
+  const BenchmarkResult& xt = results[1];
+  REQUIRE(vendor.backend.name == "gpu/cublas-fp32");
+  REQUIRE_MESSAGE(vendor.status == Status::ok, vendor.reason);
+  REQUIRE_MESSAGE(xt.status == Status::ok, xt.reason);
+  CHECK(xt.speedup_basis == "end-to-end");
+  CHECK(xt.speedup == doctest::Approx(vendor.total.median_ms / xt.compute.median_ms));
+  CHECK(xt.efficiency == doctest::Approx(xt.speedup / xt.devices));
+}
+
+TEST_CASE("a GPU workspace's poison fills every element of C, padding aside") {
+  for (const char* name : {"gpu/cublas-fp32", "gpu/smem-tiled-pitched", "gpu/simt-tuned"}) {
+    INFO(name);
+    const GemmShape shape{17, 33, 65};
+    auto ws = find_backend(name).prepare(shape);
+    ws->poison_output(shape);
+    MatrixF c(17, 33, 1.0f);
+    ws->download(c);
+    for (std::size_t i = 0; i < c.size(); ++i) CHECK(std::isnan(c.data()[i]));
+  }
+}
+

@@ -52,26 +52,6 @@ TEST_CASE("run_benchmarks adds the vendor, which reads 1.00x, and sets every rat
   CHECK(loop->vs_precision_vendor == doctest::Approx(loop->vs_vendor));
 }
 
-TEST_CASE("a TF32 row brings the vendor of its precision, and its ratio is taken against it") {
-  const auto selected = select_backends("gpu/tensor-core-tf32-ws");
-  REQUIRE(selected.size() == 1);
-  BenchmarkOptions o;
-  o.repetitions = 2;
-  o.min_time_s = 0.0;
-  const auto results = run_benchmarks(selected, {{64, 64, 64}}, o);
-  std::vector<std::string> names;
-  for (const auto& r : results) names.push_back(r.backend.name);
-  CHECK(names == std::vector<std::string>{"gpu/tensor-core-tf32-ws", "gpu/cublas-tf32", "gpu/cublas-fp32"});
-  for (const auto& r : results) {
-    if (r.status != Status::ok) continue;  // no GPU here: every row is unavailable and has no ratio
-    CHECK(r.vs_vendor > 0);
-    CHECK(r.vs_precision_vendor > 0);
-    if (r.backend.name == "gpu/cublas-fp32") CHECK(r.vs_vendor == 1.0);
-    if (r.backend.name == "gpu/cublas-tf32") CHECK(r.vs_precision_vendor == 1.0);
-    if (r.backend.name == "gpu/tensor-core-tf32-ws") CHECK(r.vs_vendor_pairs == r.compute.samples);
-  }
-}
-
 TEST_CASE("an unavailable backend is reported, not run") {
   for (const Backend* b : all_backends()) {
     if (b->availability().available) continue;

@@ -177,12 +177,9 @@ TEST_CASE("multi-GPU rows: listed once, after the single-GPU vendor, and unavail
     if (!r.backend.multi_gpu) continue;
     CHECK(r.speedup_basis == (r.backend.host_resident ? "end-to-end" : "compute"));
     CHECK(r.vs_vendor_pairs == 0);  // compared by speedup, not paired
-    if (r.status == Status::unavailable) {
-      CHECK_FALSE(r.reason.empty());
-      CHECK(r.speedup == 0);
-    } else if (r.status == Status::ok && results.front().status == Status::ok) {
-      CHECK(r.speedup > 0);
-      CHECK(r.efficiency == doctest::Approx(r.speedup / r.devices));
-    }
+    // Where the rows run, test_gpu_backends checks their speedup.
+    if (r.status != Status::unavailable) continue;
+    CHECK_FALSE(r.reason.empty());
+    CHECK(r.speedup == 0);
   }
 }
