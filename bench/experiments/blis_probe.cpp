@@ -1,4 +1,4 @@
-// Where one thread of cpu/blis loses to OpenBLAS (issue 8), in three modes (bench/NOTES.md has what each found):
+// Where one thread of cpu/blis loses to OpenBLAS (issue 8), in four modes (bench/NOTES.md has what each found):
 //   parts ROUNDS           the core's AVX-512 FMA ceiling, then the micro-kernel, the macro-kernel (loop orders,
 //                          huge pages, a prefetch of the next B panel) and the packing, each as a share of the ceiling
 //   pairs SIZE ROUNDS CFG  whole products, cpu/blis under block sizes CFG... against OpenBLAS, in alternation
