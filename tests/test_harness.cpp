@@ -122,8 +122,8 @@ class Slowed final : public Backend {
                                     : sleep_ms_per_row_ * double(shape.m);
     return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + per_rows_ms, every_other_run_ms);
   }
-  // Each set-up sleeps this long, like gpu/cublasmp-fp32's (worker processes and NCCL start in ~1 s; a 2048 run
-  // takes 0.3 ms); prepared counts them.
+  // Each set-up sleeps this long, like gpu/cublasmp-fp32's, whose worker processes and NCCL take far longer to
+  // start than a run (bench/NOTES.md, "1× H100, both multi-GPU rows on one GPU"); prepared counts them.
   double set_up_s = 0;
   mutable int prepared = 0;
   // When set, every other compute run of a workspace sleeps this long instead.
@@ -183,8 +183,8 @@ TEST_CASE("a backend whose one run does not fit its budget gets an estimate from
   o.time_limit_s = 0.6;
   o.flush_cache = false;
   // OpenBLAS underneath: its own work stays small beside the sleeps even in a sanitizer build. One thread: with
-  // ctest -j on 16 cores, waking a pool of 16 made the trial's first row take ~30 ms more, which flattened the
-  // slope from it and put the estimate at 1.69 s.
+  // ctest -j on 16 cores, waking a pool of 16 made the trial's first row take tens of ms more, which flattened the
+  // slope from it and put the estimate below its bound (bench/NOTES.md, "Session of 2026-11-23, third").
   const Slowed slow(find_backend("cpu/openblas"), 0.0, 1.0);
   set_threads(1);
   const auto started = std::chrono::steady_clock::now();

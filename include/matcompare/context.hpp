@@ -76,7 +76,7 @@ std::vector<int> selected_gpus();
 
 // OpenBLAS picks its kernels when it loads; an OpenBLAS older than the CPU falls back to a generic
 // core (Prescott) and runs several times slower; its AVX2 kernels (Haswell, Zen) on an AVX-512 CPU run at about
-// half the speed of SkylakeX's (2 Zen 5 cores). Returns the OPENBLAS_CORETYPE to restart with ("SkylakeX" on AVX-512,
+// half the speed of SkylakeX's (bench/NOTES.md, "The Zen 5 VM"). Returns the OPENBLAS_CORETYPE to restart with ("SkylakeX" on AVX-512,
 // "Haswell" on AVX2), or nullptr when the loaded core is fine or was chosen by the user through
 // OPENBLAS_CORETYPE.
 const char* openblas_coretype_fix();
@@ -87,7 +87,8 @@ const char* openblas_core_for(const std::string& core, bool cpu_has_avx512, bool
 
 // Two thread pools share the cores: OpenMP's (this library's CPU steps and cache flush) and OpenBLAS's
 // pthreads. Left alone, each spins after its work (libgomp ~300k pause loops, OpenBLAS 2^28 cycles of
-// sched_yield) and slows the other's next run by up to 20x on a 16-core host. The settings that make both
+// sched_yield) and slows the other's next run many times over on a 16-core host (bench/NOTES.md, "A ratio that
+// holds: paired samples"). The settings that make both
 // park within about a millisecond, for those the user has not set: GOMP_SPINCOUNT (unless OMP_WAIT_POLICY is
 // set) and OPENBLAS_THREAD_TIMEOUT. Both libraries read them when they load, so a program sets them and
 // restarts itself (the CLI does).

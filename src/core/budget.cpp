@@ -17,9 +17,9 @@ double demand_s(const Trial& trial, std::int64_t m, double partners_s, const Ben
 std::int64_t estimate_rows(const Trial& trial, std::int64_t m, double per_run_s) {
   const double fitting = trial.superlinear ? double(trial.rows) * std::sqrt(std::max(0.0, per_run_s) / trial.rows_s)
                                            : double(trial.rows) + (per_run_s - trial.rows_s) / trial.per_row_s;
-  // A step that walks columns costs more per row as its rows outgrow the caches (cpu/loop-jki on 2 cores: 4.7 ms
-  // per row over the trial's few, 61 ms over 300): sized by the slope alone it once ran 18 s in a 4.4 s share,
-  // leaving the rows after it 0.05 s.
+  // A step that walks columns costs more per row as its rows outgrow the caches: sized by the slope alone, an
+  // estimate of cpu/loop-jki once ran several times its share and left the rows after it almost nothing
+  // (bench/NOTES.md, "Every row gets a figure (issue 9)").
   const double most = double(trial.rows) * kEstimateGrowth;
   return std::int64_t(std::clamp(std::min(fitting, most), double(trial.first_rows), double(m - 1)));
 }

@@ -108,8 +108,7 @@ const char* openblas_core_for(const std::string& core, bool cpu_has_avx512, bool
   const bool generic = core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Sandybridge" ||
                        core == "Katmai" || core == "Northwood" || core == "Banias" || core == "Penryn" ||
                        core == "Dunnington" || core == "Atom" || core == "Unknown";
-  // The AVX2 kernels on an AVX-512 CPU: on a 2-core Zen 5 VM, OpenBLAS 0.3.21 gave 224 GFLOP/s at 2048 on
-  // Haswell's kernels and 406 on SkylakeX's.
+  // The AVX2 kernels on an AVX-512 CPU run at about half the speed of SkylakeX's (bench/NOTES.md, "The Zen 5 VM").
   const bool avx2_only = core == "Haswell" || core == "Zen";
   if (cpu_has_avx512 && (generic || avx2_only)) return "SkylakeX";
   if (cpu_has_avx2_fma && generic) return "Haswell";

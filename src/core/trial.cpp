@@ -14,12 +14,12 @@ namespace {
 // Times a few rows of C. Two trials at least fit a fixed cost and a cost per row: they start near 2e7 flops and
 // grow 8x until the latest lasts 20 ms, or until one covers the whole problem (then it is exact). A trial that
 // already lasts 20 ms grows only 2x: on 16 cores a single-threaded step's first trial is 16 rows, and 8x that took
-// 7 s of a 50 s budget per slow step. While the cost per row still rises (a step that walks columns: its rows
+// a large part of a slow step's budget. While the cost per row still rises (a step that walks columns: its rows
 // outgrow the caches) the trials go on doubling for up to kTrialRisingS; if it still rises then, the trial says so
 // and its run time is taken as growing with the square of the rows. A trial of fewer than kTrialMinRows rows (and
 // less than an eighth of C) also goes on growing while it lasts under kTrialShortS: a step that walks columns of
-// 2560 floats touches a page per row of A and of C, and past a few dozen rows the TLB no longer holds them (2 ms
-// per row over 16 rows, 47 ms per row over 1024, on 2 Zen 5 cores).
+// 2560 floats touches a page per row of A and of C, and past a few dozen rows the TLB no longer holds them
+// (bench/NOTES.md, "Every row gets a figure (issue 9)").
 constexpr double kTrialSingleRunS = 0.05;
 constexpr double kTrialRisingS = 0.5;
 constexpr double kRisingCostPerRow = 1.3;
@@ -83,8 +83,8 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
     }
     previous_rows = rows;
     // A full run that, taken as proportional to the rows (an overestimate unless the cost per row grows), costs
-    // less than setting up one more workspace is tried at once: cuBLASMp's worker processes and NCCL take ~1 s to
-    // start, its 2048 run 0.3 ms.
+    // less than setting up one more workspace is tried at once: cuBLASMp's worker processes and NCCL take far longer
+    // to start than its runs take (bench/NOTES.md, "1× H100, both multi-GPU rows on one GPU").
     const bool full_run_is_cheaper = t * double(s.m) / double(rows) < set_up_s;
     rows = full_run_is_cheaper ? s.m : std::min(s.m, rows * (t >= 0.02 ? 2 : 8));
   }

@@ -27,31 +27,27 @@ struct BlockSizes {
 // |------|-----------------------------------------------------------|-------------------------------------------|
 // | KC   | KC x NR x 4 B <= 2 x L1d for a tile of 12 rows or more,   | a deep k block passes over C fewer times; |
 // |      | <= 1/2 of L1d for a shorter one; multiple of 16; 128..768 | a 12-row tile reuses each B element 12    |
-// |      | (AVX-512 12x32 on Zen 4 and many Xeon threads: KC 512-768 | times, so B's micro-panel may stream from |
-// |      | measured ahead of 256-384; AVX2 6x16 on Zen 3 best at     | L2 where a 6-row tile keeps it in L1      |
-// |      | half of L1d).                                             |                                           |
+// |      | (NOTES: "A deeper k block for the 12-row tile" for        | times, so B's micro-panel may stream from |
+// |      | 12x32, "Micro-kernels chosen at run time" for 6x16)       | L2 where a 6-row tile keeps it in L1      |
 // |      | One thread: also KC x (MR + NR) x 4 B <= 15/16 of L1d,    | A's micro-panel and the B micro-panel     |
 // |      | unless that is below 256                                  | passing it share L1d, so A's loads hit    |
-// |      |                                                           | L1 (one Xeon thread: +8-30% at 4096);     |
-// |      |                                                           | where L1d is too small for 256, the       |
-// |      |                                                           | deeper block wins (Zen 4, 32 KiB: KC 176  |
-// |      |                                                           | -3%). Many threads keep the deep block:   |
-// |      |                                                           | each k block costs the team two barriers  |
-// |      |                                                           | (16 Xeon threads at KC 272: -5%)          |
+// |      |                                                           | L1; where L1d is too small for 256, the   |
+// |      |                                                           | deeper block wins. Many threads keep the  |
+// |      |                                                           | deep block: each k block costs the team   |
+// |      |                                                           | two barriers (NOTES: "Which micro-panel   |
+// |      |                                                           | stays in L1")                             |
 // | NB   | KC x NB x 4 B <= 1/4 of L2; multiple of NR; NR..4096      | the B sub-block stays in L2 while A's     |
 // |      |                                                           | micro-panels pass over it                 |
 // | MC   | (MC x KC + KC x NB + MC x NB) x 4 B <= 3/4 of L2;         | one pass over a sub-block touches the A   |
 // |      | multiple of MR; MR..512                                   | block, the sub-block and their C tiles;   |
-// |      |                                                           | they leave L2 room for the rest (one Xeon |
-// |      |                                                           | thread: MC 336 ahead of 168, 240 and      |
-// |      |                                                           | 480-504 at 4096 in three probes)          |
+// |      |                                                           | they leave L2 room for the rest (NOTES:   |
+// |      |                                                           | "Which micro-panel stays in L1")          |
 // | NC   | KC x NC x 4 B <= 1/2 of L3 and <= 4 x L2 x the threads;   | the packed B block, shared by the threads,|
 // |      | multiple of NR; NR..4096                                  | stays in L3 across the ic blocks; the L3  |
 // |      |                                                           | of a lent machine is the socket's, shared |
 // |      |                                                           | with its other tenants, so a few L2s a    |
-// |      |                                                           | thread is what stays (one Xeon thread at  |
-// |      |                                                           | 4096: a 12 MiB block 0.92x OpenBLAS, 6 or |
-// |      |                                                           | 3 MiB 0.99-1.01x)                         |
+// |      |                                                           | thread is what stays (NOTES: "NC for one  |
+// |      |                                                           | thread on the Xeon host")                 |
 //
 // The fractions leave room for what streams past the blocks that stay (C tiles, the other operand). The loops
 // cut N into equal column blocks of at most NC, and K into equal blocks of at most KC.

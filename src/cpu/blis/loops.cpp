@@ -96,8 +96,8 @@ void store_edge(const float* tile, int nr, std::int64_t rows, std::int64_t cols,
 
 // Loops 4 and 5 on one packed mc x kc block of A and kc x nc block of B. B is taken in sub-blocks of nb columns,
 // which stay in L2; over each, A's micro-panels in turn (ir), each held in L1 while the sub-block's B micro-panels
-// stream past it (jr), as OpenBLAS's and BLIS's Skylake-X sgemm hold their broadcast operand (bench/NOTES.md: one
-// Xeon thread +8-30% at 4096 against B's micro-panel held and A's streamed).
+// stream past it (jr), as OpenBLAS's and BLIS's Skylake-X sgemm hold their broadcast operand (bench/NOTES.md,
+// "Which micro-panel stays in L1").
 void macro_kernel(const blis::MicroKernel& kernel, std::int64_t mc, std::int64_t nc, std::int64_t kc, std::int64_t nb,
                   const float* packed_a, const float* packed_b, float* c, std::int64_t ldc, float beta) {
   const int mr = kernel.mr, nr = kernel.nr;
@@ -219,7 +219,7 @@ UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::in
   // column blocks for ~8 units a thread. One thread takes whole MC blocks across all columns, as BLIS does. Where
   // row blocks of kMinSharedPanels micro-panels or more can make the ~8 units alone, they do: a unit that has its row
   // block to itself packs its A there, in its own core's L2, where a row block shared by column blocks is packed by
-  // the team up front and read from the other cores' writes (two VM threads at 2048: +1.5%, bench/NOTES.md).
+  // the team up front and read from the other cores' writes (bench/NOTES.md, "Two threads at 2048 on the VM").
   constexpr std::int64_t kMinSharedPanels = 4;
   const std::int64_t rows_alone = (panels + 8 * team - 1) / (8 * team);
   const bool by_rows = team == 1 || rows_alone >= kMinSharedPanels;

@@ -6,7 +6,7 @@
 //
 // The kernel is written in assembly, where the AVX2 one is intrinsics (microkernel_simd.hpp): from the same
 // intrinsics for this tile GCC 12 kept 9 register-to-register moves and a spilled accumulator in every trip of
-// 96 FMAs, and an Intel core runs such moves on its two FMA ports unless renaming removes them (bench/NOTES.md).
+// 96 FMAs, and an Intel core runs such moves on its two FMA ports unless renaming removes them (bench/NOTES.md, "The 12×32 kernel in assembly").
 // Here each accumulator has its register for the whole call: zmm(8 + 2 i + v) holds row i, vector v of the tile.
 #include "microkernel_isa.hpp"
 

@@ -83,9 +83,9 @@ void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std:
 void pack_b_block(int nr, std::int64_t kc, std::int64_t nc, const float* b, std::int64_t ldb, float* packed) {
   const std::int64_t full = nc / nr, rest = nc - full * nr, panel_floats = kc * nr;
   // kRowGroup rows at a time, panel by panel: the writes go to one place at a time while the rows are read as
-  // streams. Row by row across all panels wrote each row to every panel, 96 KiB apart (KC 768), and read 3.0 GB/s on
-  // the Xeon host against 5.3 this way; a panel at a time read 128 bytes from each of kc rows, a new page each, which
-  // no hardware prefetcher follows (bench/NOTES.md).
+  // streams. Row by row across all panels wrote each row to every panel, 96 KiB apart (KC 768), and read about half
+  // as fast; a panel at a time read 128 bytes from each of kc rows, a new page each, which no hardware prefetcher
+  // follows (bench/NOTES.md, "Where one Xeon thread goes").
   constexpr std::int64_t kRowGroup = 16;
   for (std::int64_t p0 = 0; p0 < kc; p0 += kRowGroup) {
     const std::int64_t p1 = std::min(kc, p0 + kRowGroup);
