@@ -377,6 +377,98 @@ def test_scaling(tmp):
           "2c. Past one GPU" not in (make_report(FIXTURES, plain) or ""))
 
 
+# An estimate's figure that no measured row of plots_document comes near.
+EXTREME = 987654.0
+
+
+def plots_document():
+    """A run with measured rows around estimated ones whose figures are far beyond any measurement: cpu/gold is
+    measured at 1024 and estimated at 2048 and 4096, cpu/naive estimated alone, cuBLASXt estimated at 2048."""
+    context = {"hostname": "plots", "cpu_model": "x", "timestamp_utc": "2025-02-01T00:00:00Z",
+               "gpu": {"name": "NVIDIA H200"}}
+    rows = []
+    for size in (1024, 2048, 4096):
+        base = {"m": size, "n": size, "k": size, "status": "ok", "passed": True, "median_ms": 1.0}
+        scale = size // 1024
+        rows.append(dict(base, backend="cpu/openblas", device="cpu", vendor=True, gflops=100.0 * scale,
+                         vs_vendor=1.0))
+        rows.append(dict(base, backend="cpu/tiling", device="cpu", gflops=50.0 * scale, vs_vendor=0.5))
+        rows.append(dict(base, backend="cpu/gold", device="cpu", gflops=2.0 * scale, vs_vendor=0.02))
+        if size > 1024:
+            rows[-1].update(status="estimated", gflops=EXTREME, vs_vendor=EXTREME, estimate_rows=96)
+        rows.append(dict(base, backend="cpu/naive", device="cpu", gflops=EXTREME, vs_vendor=EXTREME))
+        if size == 1024:
+            rows[-1].update(status="estimated", estimate_rows=64)
+        else:
+            rows[-1].update(status="failed", gflops=None, vs_vendor=None, passed=False)
+        rows.append(dict(base, backend="gpu/cublas-fp32", device="gpu", vendor=True, devices=1, gflops=1000.0 * scale,
+                         vs_vendor=1.0, speedup_basis="end-to-end"))
+        rows.append(dict(base, backend="gpu/cublasxt-fp32", device="gpu", devices=2, gflops=800.0 * scale,
+                         vs_vendor=0.8, speedup=1.5 * scale, efficiency=0.75 * scale, speedup_basis="end-to-end"))
+        if size == 2048:
+            rows[-1].update(status="estimated", estimate_rows=128, gflops=EXTREME, vs_vendor=EXTREME,
+                            speedup=EXTREME, efficiency=EXTREME)
+    return {"context": context, "results": rows}
+
+
+def plotted(tmp, document, name):
+    """What the report's plots draw for `document`: per plot file, its lines ({label: (xs, ys)}, the ideal and
+    vendor guides included) and bars ({label: width}), read from the figures before they are saved."""
+    path = os.path.join(tmp, f"{name}.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document, handle)
+    out_dir = os.path.join(tmp, name)
+    os.makedirs(out_dir)
+    drawn = {}
+    real_save = plots.save_figure
+
+    def record(figure, directory, file_name):
+        axes = figure.axes[0]
+        lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in axes.get_lines()}
+        labels = [tick.get_text() for tick in axes.get_yticklabels()]
+        bars = {label: patch.get_width() for label, patch in zip(labels, axes.patches)}
+        drawn[file_name] = {"lines": lines, "bars": bars}
+        return real_save(figure, directory, file_name)
+
+    plots.save_figure = record
+    try:
+        plots.plots_section(runs.group_machines(runs.load_runs([path])), out_dir)
+    finally:
+        plots.save_figure = real_save
+    return drawn
+
+
+def test_plots_leave_out_estimates(tmp):
+    """README: "plots show measured rows only". An estimate's extreme figures are in no line and no bar, and a
+    backend measured nowhere has no line; the measured rows beside them are drawn."""
+    drawn = plotted(tmp, plots_document(), "plots_estimates")
+    names = sorted(drawn)
+    check("plots: the CPU and GPU GFLOP/s plots, both bar charts and the scaling plot are drawn",
+          names == ["m1-plots-cpu-gflops.png", "m1-plots-gpu-gflops.png", "m1-plots-scaling.png",
+                    "m1-plots-vs-vendor-2048.png", "m1-plots-vs-vendor-4096.png"], names)
+    for name, figure in drawn.items():
+        values = [v for xs, ys in figure["lines"].values() for v in xs + ys] + list(figure["bars"].values())
+        check(f"plots: {name} draws no estimated figure", EXTREME not in values, figure)
+
+    cpu = drawn.get("m1-plots-cpu-gflops.png", {"lines": {}})["lines"]
+    check("plots: a backend measured at one size and estimated at the others is a point at that size",
+          cpu.get("cpu/gold") == ([1024], [2.0]), cpu.get("cpu/gold"))
+    check("plots: a backend that was only estimated has no line", "cpu/naive" not in cpu, sorted(cpu))
+    check("plots: the measured lines are drawn whole",
+          cpu.get("cpu/tiling") == ([1024, 2048, 4096], [50.0, 100.0, 200.0])
+          and cpu.get("cpu/openblas") == ([1024, 2048, 4096], [100.0, 200.0, 400.0]), cpu)
+    gpu = drawn.get("m1-plots-gpu-gflops.png", {"lines": {}})["lines"]
+    check("plots: the estimated multi-GPU size is left out of its GFLOP/s line",
+          gpu.get("gpu/cublasxt-fp32") == ([1024, 4096], [800.0, 3200.0]), gpu.get("gpu/cublasxt-fp32"))
+    measured = {"cpu/openblas": 1.0, "cpu/tiling": 0.5, "gpu/cublas-fp32": 1.0}
+    for size, expected in ((2048, measured), (4096, dict(measured, **{"gpu/cublasxt-fp32": 0.8}))):
+        bars = drawn.get(f"m1-plots-vs-vendor-{size}.png", {"bars": {}})["bars"]
+        check(f"plots: the x vendor bars at {size} are the measured rows'", bars == expected, bars)
+    scaling = drawn.get("m1-plots-scaling.png", {"lines": {}})["lines"]
+    check("plots: the scaling line leaves out the estimated size",
+          scaling.get("gpu/cublasxt-fp32 on 2 GPU(s)") == ([1024, 4096], [1.5, 6.0]), scaling)
+
+
 def fixture_machines():
     return runs.group_machines(runs.load_runs(FIXTURES))
 
@@ -428,6 +520,7 @@ def main():
         test_bad_inputs(tmp)
         test_modules_alone(tmp)
         test_scaling(tmp)
+        test_plots_leave_out_estimates(tmp)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

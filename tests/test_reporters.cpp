@@ -1,0 +1,804 @@
+// Golden tests of the result reporters (table, md, csv, json) on a hand-built run: every field of every row holds
+// its own value, each value is read back from its named column (table, md, csv) or key (json) and compared
+// exactly, and an estimate is marked in each format where its own figures are, not merely somewhere in the output.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "matcompare/reporters.hpp"
+
+namespace {
+
+using namespace matcompare;
+using nlohmann::json;
+
+// One backend per kind of row.
+const std::string kOk = "cpu/tiling";             // measured in full, with a reason that holds " ~"
+const std::string kVendor = "cpu/openblas";       // the CPU's vendor row
+const std::string kEstimated = "cpu/gold";        // one full run did not fit: extrapolated from rows 0-95
+const std::string kFailed = "cpu/broken";         // verified and wrong; holds stale figures it must not show
+const std::string kCrashed = "cpu/crashing";      // failed before verification
+const std::string kUnavailable = "gpu/cublas-fp32";
+const std::string kMulti = "gpu/cublasxt-fp32";   // two GPUs, host-resident, verified on a sample
+
+// What the estimate's reason says, as the harness words it: its " ~12.3 s" alone would satisfy a search of the whole
+// output for " ~", marked figures or not.
+const std::string kEstimateReason =
+    "estimate from rows 0-95 of 4096 (3 runs, median 578.3 ms, verified) plus 2.87 ms per further row: one full run "
+    "~12.3 s (planned from the trial at ~11.5 s, too long for its budget of 3.12 s)";
+const std::string kOkReason = "6 compute and 5 end-to-end samples of 7 fit its budget of 4.5 s (one run ~0.00125 s)";
+const std::string kFailedReason = "differs from the float64 reference: blas ratio 4.1e+03 > 260";
+const std::string kCrashedReason = "worker exited with status 1 | stderr: cublasMpInit failed";
+const std::string kUnavailableReason = "no NVIDIA GPU or driver on this machine";
+const std::string kSample = "64 rows of 8192, evenly spread from row 0 to row 8191 (floor(s*(M-1)/63))";
+
+BackendInfo backend(const std::string& name, DeviceKind device, const std::string& seed) {
+  BackendInfo b;
+  b.name = name;
+  b.device = device;
+  b.seed = seed;
+  b.idea = "the idea of " + name;
+  return b;
+}
+
+std::vector<BenchmarkResult> hand_built_results() {
+  std::vector<BenchmarkResult> results;
+  const GemmShape small{512, 384, 256};
+
+  BenchmarkResult ok;
+  ok.backend = backend(kOk, DeviceKind::cpu, "001 tiling");
+  ok.shape = small;
+  ok.alpha = 0.5f;
+  ok.beta = 2.0f;
+  ok.status = Status::ok;
+  ok.reason = kOkReason;
+  ok.compute = {1.25, 1.0, 2.0, 0.0625, 6};
+  ok.total = {3.5, 3.0, 4.0, 0.125, 5};
+  ok.gflops = 80.5;
+  ok.vs_vendor = 0.86;
+  ok.vs_vendor_q1 = 0.81;
+  ok.vs_vendor_q3 = 0.93;
+  ok.vs_vendor_pairs = 9;
+  ok.vs_precision_vendor = 0.77;
+  ok.estimated_run_s = 0.00125;
+  ok.budget_s = 4.5;
+  ok.spent_s = 2.25;
+  ok.errors = {0.00390625, 0.046875, 0.000122, 0.3, true, true};
+  ok.verified = true;
+  ok.verified_rows = 512;
+  results.push_back(ok);
+
+  BenchmarkResult vendor;
+  vendor.backend = backend(kVendor, DeviceKind::cpu, "003 BLAS");
+  vendor.backend.vendor = vendor.backend.precision_vendor = true;
+  vendor.shape = small;
+  vendor.alpha = 0.5f;
+  vendor.beta = 2.0f;
+  vendor.status = Status::ok;
+  vendor.compute = {0.5, 0.45, 0.55, 0.03, 8};
+  vendor.total = {2.75, 2.5, 3.25, 0.05, 7};
+  vendor.gflops = 201.3;
+  vendor.vs_vendor = 1.0;
+  vendor.vs_vendor_q1 = 0.98;
+  vendor.vs_vendor_q3 = 1.02;
+  vendor.vs_vendor_pairs = 8;
+  vendor.vs_precision_vendor = 1.0;
+  vendor.estimated_run_s = 0.0006;
+  vendor.budget_s = 5.5;
+  vendor.spent_s = 1.75;
+  vendor.errors = {0.0009765625, 0.015625, 0.0000305, 0.2, true, true};
+  vendor.verified = true;
+  vendor.verified_rows = 512;
+  results.push_back(vendor);
+
+  // As the harness leaves an estimate: min, max, cv and the end-to-end times unset, no pairs.
+  BenchmarkResult estimate;
+  estimate.backend = backend(kEstimated, DeviceKind::cpu, "003 Gold; 004 ijk");
+  estimate.shape = {4096, 4096, 4096};
+  estimate.status = Status::estimated;
+  estimate.reason = kEstimateReason;
+  estimate.compute = {12345.6, 0, 0, 0, 3};
+  estimate.gflops = 11.1;
+  estimate.vs_vendor = 0.021;
+  estimate.vs_precision_vendor = 0.034;
+  estimate.estimated_run_s = 11.5;
+  estimate.estimate_rows = 96;
+  estimate.estimate_subset_ms = 578.25;
+  estimate.estimate_ms_per_row = 2.87;
+  estimate.budget_s = 3.125;
+  estimate.spent_s = 3.0625;
+  estimate.errors = {0.0078125, 0.125, 0.00025, 0.45, true, true};
+  estimate.verified = true;
+  estimate.verified_rows = 96;
+  results.push_back(estimate);
+
+  // Wrong, and holding figures from before it failed: a failed row shows none of them.
+  BenchmarkResult failed;
+  failed.backend = backend(kFailed, DeviceKind::cpu, "001 broken");
+  failed.shape = small;
+  failed.status = Status::failed;
+  failed.reason = kFailedReason;
+  failed.compute = {9.75, 9.5, 10.25, 0.02, 4};
+  failed.total = {11.5, 11.25, 12.0, 0.03, 4};
+  failed.gflops = 6.9;
+  failed.vs_vendor = 0.05;
+  failed.vs_vendor_q1 = 0.04;
+  failed.vs_vendor_q3 = 0.06;
+  failed.vs_vendor_pairs = 4;
+  failed.vs_precision_vendor = 0.055;
+  failed.estimated_run_s = 0.0095;
+  failed.budget_s = 2.5;
+  failed.spent_s = 0.5;
+  failed.errors = {3.0, 1536.0, 0.5, 4100.0, true, false};
+  failed.verified = true;
+  failed.verified_rows = 512;
+  results.push_back(failed);
+
+  BenchmarkResult crashed;
+  crashed.backend = backend(kCrashed, DeviceKind::cpu, "002 crash");
+  crashed.shape = small;
+  crashed.status = Status::failed;
+  crashed.reason = kCrashedReason;
+  crashed.budget_s = 1.5;
+  crashed.spent_s = 0.25;
+  results.push_back(crashed);
+
+  BenchmarkResult unavailable;
+  unavailable.backend = backend(kUnavailable, DeviceKind::gpu, "000 cuBLAS");
+  unavailable.backend.vendor = unavailable.backend.precision_vendor = true;
+  unavailable.shape = small;
+  unavailable.status = Status::unavailable;
+  unavailable.reason = kUnavailableReason;
+  unavailable.devices = 1;
+  results.push_back(unavailable);
+
+  // cuBLASXt: its compute is end to end, so its total is its compute (as the harness sets it).
+  BenchmarkResult multi;
+  multi.backend = backend(kMulti, DeviceKind::gpu, "multi-GPU");
+  multi.backend.multi_gpu = multi.backend.host_resident = true;
+  multi.shape = {8192, 8192, 8192};
+  multi.status = Status::ok;
+  multi.compute = multi.total = {2400.0, 2350.0, 2475.0, 0.015, 3};
+  multi.gflops = 458.1;
+  multi.vs_vendor = 0.92;
+  multi.vs_vendor_q1 = 0.9;
+  multi.vs_vendor_q3 = 0.95;
+  multi.vs_vendor_pairs = 3;
+  multi.vs_precision_vendor = 0.91;
+  multi.estimated_run_s = 2.2;
+  multi.budget_s = 30.5;
+  multi.spent_s = 12.25;
+  multi.errors = {0.5, 2048.0, 0.0000004, 0.7, true, true};
+  multi.verified = true;
+  multi.verified_rows = 64;
+  multi.verification_sample = kSample;
+  multi.devices = 2;
+  multi.speedup = 1.6;
+  multi.efficiency = 0.8;
+  multi.speedup_basis = "end-to-end";
+  results.push_back(multi);
+  return results;
+}
+
+RunContext hand_built_context(bool with_gpu) {
+  RunContext c;
+  c.matcompare_version = "1.2.3";
+  c.git_commit = "abc1234";
+  c.build_type = "Release";
+  c.cxx_compiler = "GNU 13.2.0";
+  c.hostname = "host-x";
+  c.cpu_model = "Test CPU 9000";
+  c.cpu_cores = 12;
+  c.omp_threads = 6;
+  c.openblas_config = "OpenBLAS 0.3.26 DYNAMIC_ARCH";
+  c.openblas_core = "SkylakeX";
+  c.openblas_parallel = "pthreads";
+  c.openblas_threads = 5;
+  c.cpu_blis = "avx512 12x32, KC 512 MC 252 NC 4096";
+  c.host_cache_policy = "flush 64 MiB";
+  c.thread_waits = "GOMP_SPINCOUNT=10000 OPENBLAS_THREAD_TIMEOUT=20";
+  c.gpu_unavailable_reason = kUnavailableReason;
+  if (with_gpu) {
+    GpuContext g;
+    g.index = 1;
+    g.name = "NVIDIA Test GPU";
+    g.compute_capability = "9.0";
+    g.multiprocessors = 132;
+    g.l2_mib = 50;
+    g.memory_gib = 79.5;
+    g.sm_clock_max_mhz = 1980;
+    g.sm_clock_observed_mhz = 1755;
+    g.memory_clock_max_mhz = 2619;
+    g.driver_version = "13.0";
+    g.runtime_version = "12.9";
+    g.cublas_version = "12.9.1";
+    g.cache_policy = "flush L2";
+    g.pci_bus_id = "0000:18:00.0";
+    c.gpu = g;
+    c.gpu_unavailable_reason = "";
+    c.gpus = {g};
+    c.multi_gpu_devices = {1};
+    c.cublasxt_block_dim = 8192;
+    c.cublasmp = "cuBLASMp 0.4.0";
+  }
+  c.options.repetitions = 7;
+  c.options.min_time_s = 0.125;
+  c.options.time_limit_s = 17;
+  c.options.budget_s = 33;
+  c.options.seed = 4242;
+  c.options.input_values = InputValues::reals_1_100;
+  c.command_line = "matcompare --sizes 512 --budget 33";
+  c.timestamp_utc = "2026-01-02T03:04:05Z";
+  return c;
+}
+
+std::string render(Format format, const RunContext& context = hand_built_context(false)) {
+  std::ostringstream out;
+  write_results(out, format, context, hand_built_results());
+  return out.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string trim(const std::string& s) {
+  const auto begin = s.find_first_not_of(' ');
+  if (begin == std::string::npos) return "";
+  return s.substr(begin, s.find_last_not_of(' ') - begin + 1);
+}
+
+// A table read back: its header and rows of cells, a cell found by the row's backend and the column's name.
+struct Grid {
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+
+  std::size_t column(const std::string& name) const {
+    for (std::size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    throw std::runtime_error("no column named '" + name + "'");
+  }
+  const std::vector<std::string>& row(const std::string& backend) const {
+    const std::size_t key = column("backend");
+    for (const auto& r : rows)
+      if (r.size() > key && r[key] == backend) return r;
+    throw std::runtime_error("no row for " + backend);
+  }
+  std::string cell(const std::string& backend, const std::string& name) const { return row(backend).at(column(name)); }
+  std::vector<std::string> backends() const {
+    std::vector<std::string> names;
+    for (const auto& r : rows) names.push_back(r.at(column("backend")));
+    return names;
+  }
+};
+
+// The text table: columns are left-aligned, each starting where its header does, two spaces at least between them;
+// the header is the line that starts with "backend".
+Grid parse_table(const std::string& text) {
+  const auto lines = lines_of(text);
+  std::size_t h = 0;
+  while (h < lines.size() && lines[h].rfind("backend  ", 0) != 0) ++h;
+  REQUIRE_MESSAGE(h < lines.size(), "no header line in\n", text);
+  const std::string& head = lines[h];
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < head.size(); ++i)
+    if (head[i] != ' ' && (i == 0 || (i >= 2 && head[i - 1] == ' ' && head[i - 2] == ' '))) starts.push_back(i);
+  auto cell = [&](const std::string& line, std::size_t c) {
+    if (starts[c] >= line.size()) return std::string();
+    const std::size_t end = c + 1 < starts.size() ? starts[c + 1] : std::string::npos;
+    return trim(line.substr(starts[c], end - starts[c]));
+  };
+  Grid grid;
+  for (std::size_t c = 0; c < starts.size(); ++c) grid.header.push_back(cell(head, c));
+  for (std::size_t l = h + 1; l < lines.size(); ++l) {
+    const std::string& line = lines[l];
+    std::vector<std::string> cells;
+    for (std::size_t c = 0; c < starts.size(); ++c) {
+      // A cell wider than its column would push the next one off its start.
+      if (c > 0 && starts[c] < line.size())
+        CHECK_MESSAGE(line.substr(starts[c] - 2, 2) == "  ", "column ", grid.header[c], " misaligned in: ", line);
+      cells.push_back(cell(line, c));
+    }
+    grid.rows.push_back(cells);
+  }
+  return grid;
+}
+
+// "| a | b\|c |" -> {"a", "b|c"}
+std::vector<std::string> md_cells(const std::string& line) {
+  REQUIRE_MESSAGE(line.size() >= 2, line);
+  CHECK_MESSAGE(line.back() == '|', line);
+  std::vector<std::string> cells;
+  std::string cell;
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
+      cell += '|';
+      ++i;
+    } else if (line[i] == '|') {
+      cells.push_back(trim(cell));
+      cell.clear();
+    } else {
+      cell += line[i];
+    }
+  }
+  return cells;
+}
+
+// The Markdown table: the first line that starts with "|" is the header, the next the rule, then the rows.
+Grid parse_markdown(const std::string& text) {
+  Grid grid;
+  std::vector<std::string> table;
+  for (const auto& line : lines_of(text))
+    if (line.rfind("|", 0) == 0) table.push_back(line);
+  REQUIRE_MESSAGE(table.size() >= 2, "no table in\n", text);
+  grid.header = md_cells(table[0]);
+  // Numbers right-aligned: GPUs and median ms to blas ratio.
+  CHECK(table[1] == "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+  for (std::size_t i = 2; i < table.size(); ++i) {
+    grid.rows.push_back(md_cells(table[i]));
+    CHECK_MESSAGE(grid.rows.back().size() == grid.header.size(), table[i]);
+  }
+  return grid;
+}
+
+// RFC 4180: fields separated by commas, quoted when they hold a comma, a quote or a newline, quotes doubled.
+Grid parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> records{{}};
+  std::string field;
+  bool quoted = false, at_start = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (quoted) {
+      if (ch == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (ch == '"') {
+        quoted = false;
+      } else {
+        field += ch;
+      }
+    } else if (ch == '"' && at_start) {
+      quoted = true;
+      at_start = false;
+    } else if (ch == ',' || ch == '\n') {
+      records.back().push_back(field);
+      field.clear();
+      at_start = true;
+      if (ch == '\n') records.emplace_back();
+    } else {
+      field += ch;
+      at_start = false;
+    }
+  }
+  CHECK_MESSAGE(!quoted, "an unterminated quote");
+  CHECK_MESSAGE((field.empty() && records.back().empty()), "the last line does not end with a newline");
+  records.pop_back();
+  REQUIRE(!records.empty());
+  Grid grid;
+  grid.header = records.front();
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    CHECK_MESSAGE(records[i].size() == grid.header.size(), "record ", i, " has ", records[i].size(), " fields");
+    grid.rows.push_back(records[i]);
+  }
+  return grid;
+}
+
+const json& result_of(const json& document, const std::string& backend) {
+  for (const json& r : document.at("results"))
+    if (r.at("backend") == backend) return r;
+  throw std::runtime_error("no result for " + backend);
+}
+
+const std::vector<std::string> kOrder = {kOk, kVendor, kEstimated, kFailed, kCrashed, kUnavailable, kMulti};
+
+// The figure columns of the table and the Markdown: an estimate's carry "~", nobody else's do.
+const std::vector<std::string> kFigureColumns = {"median ms", "total ms",    "GFLOP/s", "x vendor",
+                                                 "x vendor IQR", "x prec. vendor", "speedup", "efficiency",
+                                                 "max abs err",  "sum abs err", "rel err", "blas ratio"};
+
+// Table and Markdown show the same cells (README: "Table columns"); `format` names the one being read.
+void check_text_cells(const Grid& g, const char* format) {
+  INFO("format: ", format);
+  CHECK(g.backends() == kOrder);
+
+  // Measured in full: each figure in its own column, none marked.
+  CHECK(g.cell(kOk, "device") == "cpu");
+  CHECK(g.cell(kOk, "GPUs") == "-");
+  CHECK(g.cell(kOk, "shape") == "512x384x256");
+  CHECK(g.cell(kOk, "median ms") == "1.250");  // the compute median, not min (1.0), max (2.0) or end to end (3.5)
+  CHECK(g.cell(kOk, "total ms") == "3.500");   // upload + compute + download, not its minimum (3.0)
+  CHECK(g.cell(kOk, "GFLOP/s") == "80.5");
+  CHECK(g.cell(kOk, "x vendor") == "0.86");
+  CHECK(g.cell(kOk, "x vendor IQR") == "0.81-0.93");
+  CHECK(g.cell(kOk, "x prec. vendor") == "0.77");
+  CHECK(g.cell(kOk, "speedup") == "-");
+  CHECK(g.cell(kOk, "efficiency") == "-");
+  CHECK(g.cell(kOk, "max abs err") == "3.91e-03");
+  CHECK(g.cell(kOk, "sum abs err") == "4.69e-02");
+  CHECK(g.cell(kOk, "rel err") == "1.22e-04");
+  CHECK(g.cell(kOk, "blas ratio") == "0.30");
+  CHECK(g.cell(kOk, "pass") == "yes");
+  CHECK(g.cell(kOk, "note") == kOkReason);  // a measured row's reason is its note as it is
+
+  CHECK(g.cell(kVendor, "median ms") == "0.500");
+  CHECK(g.cell(kVendor, "total ms") == "2.750");
+  CHECK(g.cell(kVendor, "GFLOP/s") == "201.3");
+  CHECK(g.cell(kVendor, "x vendor") == "1.00");
+  CHECK(g.cell(kVendor, "x vendor IQR") == "0.98-1.02");
+  CHECK(g.cell(kVendor, "pass") == "yes");
+  CHECK(g.cell(kVendor, "note") == "");
+
+  // The estimate: its figures marked in their own cells, no end-to-end time and no pair quartiles.
+  CHECK(g.cell(kEstimated, "shape") == "4096x4096x4096");
+  CHECK(g.cell(kEstimated, "median ms") == "~12345.600");
+  CHECK(g.cell(kEstimated, "total ms") == "-");
+  CHECK(g.cell(kEstimated, "GFLOP/s") == "~11.1");
+  CHECK(g.cell(kEstimated, "x vendor") == "~0.02");
+  CHECK(g.cell(kEstimated, "x vendor IQR") == "-");
+  CHECK(g.cell(kEstimated, "x prec. vendor") == "~0.03");
+  CHECK(g.cell(kEstimated, "max abs err") == "7.81e-03");  // errors are measured, on rows 0-95: not marked
+  CHECK(g.cell(kEstimated, "blas ratio") == "0.45");
+  CHECK(g.cell(kEstimated, "pass") == "yes");
+  CHECK(g.cell(kEstimated, "note") == "estimated: " + kEstimateReason);
+  // Why the marks are checked cell by cell: the note alone holds " ~".
+  CHECK(g.cell(kEstimated, "note").find(" ~") != std::string::npos);
+  for (const std::string& backend : kOrder) {
+    if (backend == kEstimated) continue;
+    for (const std::string& column : kFigureColumns)
+      CHECK_MESSAGE(g.cell(backend, column).find('~') == std::string::npos, backend, " ", column, " is marked");
+  }
+
+  // Failed: none of the figures it holds, its errors and "NO"; failed before verification: "-".
+  for (const std::string& column : {"median ms", "total ms", "GFLOP/s", "x vendor", "x vendor IQR", "x prec. vendor"})
+    CHECK_MESSAGE(g.cell(kFailed, column) == "-", column);
+  CHECK(g.cell(kFailed, "max abs err") == "3.00e+00");
+  CHECK(g.cell(kFailed, "sum abs err") == "1.54e+03");
+  CHECK(g.cell(kFailed, "rel err") == "5.00e-01");
+  CHECK(g.cell(kFailed, "blas ratio") == "4100.00");
+  CHECK(g.cell(kFailed, "pass") == "NO");
+  CHECK(g.cell(kFailed, "note") == "failed: " + kFailedReason);
+  for (const std::string& column : kFigureColumns) CHECK_MESSAGE(g.cell(kCrashed, column) == "-", column);
+  CHECK(g.cell(kCrashed, "pass") == "-");
+  CHECK(g.cell(kCrashed, "note") == "failed: " + kCrashedReason);  // its "|" survives the Markdown
+
+  for (const std::string& column : kFigureColumns) CHECK_MESSAGE(g.cell(kUnavailable, column) == "-", column);
+  CHECK(g.cell(kUnavailable, "device") == "gpu");
+  CHECK(g.cell(kUnavailable, "GPUs") == "1");
+  CHECK(g.cell(kUnavailable, "pass") == "-");
+  CHECK(g.cell(kUnavailable, "note") == "unavailable: " + kUnavailableReason);
+
+  CHECK(g.cell(kMulti, "GPUs") == "2");
+  CHECK(g.cell(kMulti, "median ms") == "2400.000");
+  CHECK(g.cell(kMulti, "total ms") == "2400.000");
+  CHECK(g.cell(kMulti, "GFLOP/s") == "458.1");
+  CHECK(g.cell(kMulti, "x vendor IQR") == "0.90-0.95");
+  CHECK(g.cell(kMulti, "speedup") == "1.60");
+  CHECK(g.cell(kMulti, "efficiency") == "0.80");
+  CHECK(g.cell(kMulti, "note") ==
+        "end to end: host-resident matrices; speedup over 1-GPU cuBLAS, end-to-end; verified on " + kSample);
+}
+
+// The context lines both text formats open with, in order, each a whole line (after md's "> ").
+std::vector<std::string> context_lines(bool with_gpu) {
+  std::vector<std::string> lines = {
+      "matcompare 1.2.3 (abc1234, Release) on host-x",
+      "CPU: Test CPU 9000, 12 logical cores, OpenMP threads 6; OpenBLAS 0.3.26 DYNAMIC_ARCH (SkylakeX, pthreads, 5 "
+      "threads); cpu/blis avx512 12x32, KC 512 MC 252 NC 4096"};
+  if (with_gpu) {
+    lines.push_back("GPU 1: NVIDIA Test GPU (sm 9.0, 132 SMs, SM clock 1755 MHz seen / 1980 max; driver 13.0, runtime "
+                    "12.9, cuBLAS 12.9.1)");
+    lines.push_back("Multi-GPU: cuBLASXt tile 8192; cuBLASMp 0.4.0");
+  } else {
+    lines.push_back("GPU: none (" + kUnavailableReason + ")");
+  }
+  lines.push_back("Inputs: reals uniform in [1, 100] (seed 003), seed 4242");
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("parse_format: the four names and markdown's long one; anything else is refused") {
+  CHECK(parse_format("table") == Format::table);
+  CHECK(parse_format("md") == Format::markdown);
+  CHECK(parse_format("markdown") == Format::markdown);
+  CHECK(parse_format("csv") == Format::csv);
+  CHECK(parse_format("json") == Format::json);
+  CHECK_THROWS_AS(parse_format("JSON"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_format(""), std::invalid_argument);
+}
+
+TEST_CASE("table: every value in its named column; an estimate's figures carry ~ in their own cells") {
+  const std::string text = render(Format::table);
+  const Grid g = parse_table(text);
+  CHECK(g.header.size() == 18);
+  check_text_cells(g, "table");
+}
+
+TEST_CASE("markdown: every value in its named column; an estimate's figures carry ~ in their own cells") {
+  const std::string text = render(Format::markdown);
+  const Grid g = parse_markdown(text);
+  CHECK(g.header == parse_table(render(Format::table)).header);
+  check_text_cells(g, "md");
+}
+
+TEST_CASE("table and markdown open with the run's context, one whole line each") {
+  for (const bool with_gpu : {false, true}) {
+    INFO("with a GPU: ", with_gpu);
+    const auto table = lines_of(render(Format::table, hand_built_context(with_gpu)));
+    const auto md = lines_of(render(Format::markdown, hand_built_context(with_gpu)));
+    const auto expected = context_lines(with_gpu);
+    REQUIRE(table.size() > expected.size());
+    REQUIRE(md.size() > expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      CHECK(table[i] == expected[i]);
+      CHECK(md[i] == "> " + expected[i]);
+    }
+    CHECK(table[expected.size()] == "");
+    CHECK(md[expected.size()] == "");
+  }
+}
+
+TEST_CASE("csv: the documented header, every value under its own, the disposition passed only for a measured row") {
+  const std::string text = render(Format::csv);
+  CHECK(lines_of(text).front() ==
+        "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
+        "vs_precision_vendor,devices,speedup,efficiency,max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,"
+        "reason");
+  const Grid g = parse_csv(text);
+  CHECK(g.backends() == kOrder);
+
+  CHECK(g.cell(kOk, "device") == "cpu");
+  CHECK(g.cell(kOk, "precision") == "fp32");
+  CHECK(g.cell(kOk, "m") == "512");
+  CHECK(g.cell(kOk, "n") == "384");
+  CHECK(g.cell(kOk, "k") == "256");
+  CHECK(g.cell(kOk, "alpha") == "0.5");
+  CHECK(g.cell(kOk, "beta") == "2");
+  CHECK(g.cell(kOk, "runtime_ms") == "1.25");  // the compute median
+  CHECK(g.cell(kOk, "total_ms") == "3.5");     // end to end
+  CHECK(g.cell(kOk, "gflops") == "80.5");
+  CHECK(g.cell(kOk, "vs_vendor") == "0.86");
+  CHECK(g.cell(kOk, "vs_vendor_q1") == "0.81");
+  CHECK(g.cell(kOk, "vs_vendor_q3") == "0.93");
+  CHECK(g.cell(kOk, "vs_precision_vendor") == "0.77");
+  CHECK(g.cell(kOk, "devices") == "");
+  CHECK(g.cell(kOk, "speedup") == "");
+  CHECK(g.cell(kOk, "efficiency") == "");
+  CHECK(g.cell(kOk, "max_abs_error") == "0.00390625");
+  CHECK(g.cell(kOk, "sum_abs_error") == "0.046875");
+  CHECK(g.cell(kOk, "rel_error") == "0.000122");
+  CHECK(g.cell(kOk, "blas_ratio") == "0.3");
+  CHECK(g.cell(kOk, "disposition") == "passed");
+  CHECK(g.cell(kOk, "reason") == kOkReason);
+  CHECK(g.cell(kVendor, "runtime_ms") == "0.5");
+  CHECK(g.cell(kVendor, "total_ms") == "2.75");
+  CHECK(g.cell(kVendor, "disposition") == "passed");
+
+  // The estimate: its status is its disposition (never "passed"), its figures the extrapolated run's.
+  CHECK(g.cell(kEstimated, "disposition") == "estimated");
+  CHECK(g.cell(kEstimated, "m") == "4096");
+  CHECK(g.cell(kEstimated, "runtime_ms") == "12345.6");
+  CHECK(g.cell(kEstimated, "total_ms") == "");
+  CHECK(g.cell(kEstimated, "gflops") == "11.1");
+  CHECK(g.cell(kEstimated, "vs_vendor") == "0.021");
+  CHECK(g.cell(kEstimated, "vs_vendor_q1") == "");
+  CHECK(g.cell(kEstimated, "vs_vendor_q3") == "");
+  CHECK(g.cell(kEstimated, "vs_precision_vendor") == "0.034");
+  CHECK(g.cell(kEstimated, "max_abs_error") == "0.0078125");
+  CHECK(g.cell(kEstimated, "reason") == kEstimateReason);  // quoted: it holds commas
+
+  for (const std::string& backend : {kFailed, kCrashed}) {
+    INFO(backend);
+    CHECK(g.cell(backend, "disposition") == "failed");
+    for (const char* column : {"runtime_ms", "total_ms", "gflops", "vs_vendor", "vs_vendor_q1", "vs_vendor_q3",
+                               "vs_precision_vendor"})
+      CHECK_MESSAGE(g.cell(backend, column) == "", column);
+  }
+  CHECK(g.cell(kFailed, "max_abs_error") == "3.0");
+  CHECK(g.cell(kFailed, "blas_ratio") == "4100.0");
+  CHECK(g.cell(kFailed, "reason") == kFailedReason);
+  CHECK(g.cell(kCrashed, "max_abs_error") == "");
+  CHECK(g.cell(kCrashed, "reason") == kCrashedReason);
+
+  CHECK(g.cell(kUnavailable, "disposition") == "unavailable");
+  CHECK(g.cell(kUnavailable, "device") == "gpu");
+  CHECK(g.cell(kUnavailable, "devices") == "1");
+  CHECK(g.cell(kUnavailable, "runtime_ms") == "");
+  CHECK(g.cell(kUnavailable, "reason") == kUnavailableReason);
+
+  CHECK(g.cell(kMulti, "disposition") == "passed");
+  CHECK(g.cell(kMulti, "devices") == "2");
+  CHECK(g.cell(kMulti, "speedup") == "1.6");
+  CHECK(g.cell(kMulti, "efficiency") == "0.8");
+  CHECK(g.cell(kMulti, "runtime_ms") == "2400.0");
+}
+
+TEST_CASE("json: every documented key holds its own value; an estimate and a failure say what they are") {
+  const json document = json::parse(render(Format::json));
+  REQUIRE(document.at("results").size() == kOrder.size());
+  for (std::size_t i = 0; i < kOrder.size(); ++i) CHECK(document["results"][i].at("backend") == kOrder[i]);
+  // README's list of each result's keys.
+  for (const char* key :
+       {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta", "status", "reason",
+        "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms", "total_samples", "gflops",
+        "vs_vendor", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs", "vs_precision_vendor", "estimated_run_s",
+        "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error",
+        "sum_abs_error", "rel_error", "blas_ratio", "passed", "verified_rows", "verification_sample", "devices",
+        "speedup", "efficiency", "speedup_basis"})
+    for (const json& r : document["results"]) CHECK_MESSAGE(r.contains(key), r["backend"], " lacks ", key);
+
+  const json& ok = result_of(document, kOk);
+  CHECK(ok.at("device") == "cpu");
+  CHECK(ok.at("seed") == "001 tiling");
+  CHECK(ok.at("idea") == "the idea of cpu/tiling");
+  CHECK(ok.at("precision") == "fp32");
+  CHECK(ok.at("vendor") == false);
+  CHECK(ok.at("m") == 512);
+  CHECK(ok.at("n") == 384);
+  CHECK(ok.at("k") == 256);
+  CHECK(ok.at("alpha") == 0.5);
+  CHECK(ok.at("beta") == 2.0);
+  CHECK(ok.at("status") == "ok");
+  CHECK(ok.at("reason") == kOkReason);
+  CHECK(ok.at("median_ms") == 1.25);  // compute, not end to end (3.5)
+  CHECK(ok.at("min_ms") == 1.0);
+  CHECK(ok.at("max_ms") == 2.0);
+  CHECK(ok.at("cv") == 0.0625);
+  CHECK(ok.at("samples") == 6);
+  CHECK(ok.at("total_ms") == 3.5);
+  CHECK(ok.at("total_min_ms") == 3.0);
+  CHECK(ok.at("total_samples") == 5);
+  CHECK(ok.at("gflops") == 80.5);
+  CHECK(ok.at("vs_vendor") == 0.86);
+  CHECK(ok.at("vs_vendor_q1") == 0.81);
+  CHECK(ok.at("vs_vendor_q3") == 0.93);
+  CHECK(ok.at("vs_vendor_pairs") == 9);
+  CHECK(ok.at("vs_precision_vendor") == 0.77);
+  CHECK(ok.at("estimated_run_s") == 0.00125);
+  CHECK(ok.at("estimate_rows").is_null());
+  CHECK(ok.at("estimate_subset_ms").is_null());
+  CHECK(ok.at("estimate_ms_per_row").is_null());
+  CHECK(ok.at("budget_s") == 4.5);
+  CHECK(ok.at("spent_s") == 2.25);
+  CHECK(ok.at("max_abs_error") == 0.00390625);
+  CHECK(ok.at("sum_abs_error") == 0.046875);
+  CHECK(ok.at("rel_error") == 0.000122);
+  CHECK(ok.at("blas_ratio") == 0.3);
+  CHECK(ok.at("passed") == true);
+  CHECK(ok.at("verified_rows") == 512);
+  CHECK(ok.at("verification_sample").is_null());
+  CHECK(ok.at("devices").is_null());
+  CHECK(ok.at("speedup").is_null());
+  CHECK(ok.at("efficiency").is_null());
+  CHECK(ok.at("speedup_basis").is_null());
+
+  const json& vendor = result_of(document, kVendor);
+  CHECK(vendor.at("vendor") == true);
+  CHECK(vendor.at("median_ms") == 0.5);
+  CHECK(vendor.at("min_ms") == 0.45);
+  CHECK(vendor.at("max_ms") == 0.55);
+  CHECK(vendor.at("total_ms") == 2.75);
+  CHECK(vendor.at("total_min_ms") == 2.5);
+
+  // README: for an estimate median_ms, gflops and the ratios are the extrapolated run's; min, max, cv, total and
+  // the quartiles null; passed covers the rows it verified.
+  const json& estimate = result_of(document, kEstimated);
+  CHECK(estimate.at("status") == "estimated");
+  CHECK(estimate.at("reason") == kEstimateReason);
+  CHECK(estimate.at("median_ms") == 12345.6);
+  CHECK(estimate.at("min_ms").is_null());
+  CHECK(estimate.at("max_ms").is_null());
+  CHECK(estimate.at("cv").is_null());
+  CHECK(estimate.at("samples") == 3);
+  CHECK(estimate.at("total_ms").is_null());
+  CHECK(estimate.at("total_min_ms").is_null());
+  CHECK(estimate.at("gflops") == 11.1);
+  CHECK(estimate.at("vs_vendor") == 0.021);
+  CHECK(estimate.at("vs_vendor_q1").is_null());
+  CHECK(estimate.at("vs_vendor_q3").is_null());
+  CHECK(estimate.at("vs_precision_vendor") == 0.034);
+  CHECK(estimate.at("estimated_run_s") == 11.5);
+  CHECK(estimate.at("estimate_rows") == 96);
+  CHECK(estimate.at("estimate_subset_ms") == 578.25);
+  CHECK(estimate.at("estimate_ms_per_row") == 2.87);
+  CHECK(estimate.at("budget_s") == 3.125);
+  CHECK(estimate.at("spent_s") == 3.0625);
+  CHECK(estimate.at("max_abs_error") == 0.0078125);
+  CHECK(estimate.at("sum_abs_error") == 0.125);
+  CHECK(estimate.at("rel_error") == 0.00025);
+  CHECK(estimate.at("blas_ratio") == 0.45);
+  CHECK(estimate.at("passed") == true);
+  CHECK(estimate.at("verified_rows") == 96);
+
+  const json& failed = result_of(document, kFailed);
+  CHECK(failed.at("status") == "failed");
+  CHECK(failed.at("passed") == false);
+  for (const char* key : {"median_ms", "min_ms", "max_ms", "cv", "total_ms", "total_min_ms", "gflops", "vs_vendor",
+                          "vs_vendor_q1", "vs_vendor_q3", "vs_precision_vendor", "estimate_rows"})
+    CHECK_MESSAGE(failed.at(key).is_null(), key);
+  CHECK(failed.at("max_abs_error") == 3.0);
+  CHECK(failed.at("sum_abs_error") == 1536.0);
+  CHECK(failed.at("rel_error") == 0.5);
+  CHECK(failed.at("blas_ratio") == 4100.0);
+  CHECK(failed.at("budget_s") == 2.5);
+  CHECK(failed.at("spent_s") == 0.5);
+
+  const json& crashed = result_of(document, kCrashed);
+  CHECK(crashed.at("status") == "failed");
+  CHECK(crashed.at("passed").is_null());  // never verified
+  CHECK(crashed.at("max_abs_error").is_null());
+  CHECK(crashed.at("verified_rows").is_null());
+  CHECK(crashed.at("reason") == kCrashedReason);
+
+  const json& unavailable = result_of(document, kUnavailable);
+  CHECK(unavailable.at("status") == "unavailable");
+  CHECK(unavailable.at("reason") == kUnavailableReason);
+  CHECK(unavailable.at("passed").is_null());
+  CHECK(unavailable.at("median_ms").is_null());
+  CHECK(unavailable.at("budget_s").is_null());
+  CHECK(unavailable.at("spent_s").is_null());
+  CHECK(unavailable.at("devices") == 1);
+
+  const json& multi = result_of(document, kMulti);
+  CHECK(multi.at("median_ms") == 2400.0);
+  CHECK(multi.at("total_ms") == 2400.0);
+  CHECK(multi.at("min_ms") == 2350.0);
+  CHECK(multi.at("max_ms") == 2475.0);
+  CHECK(multi.at("devices") == 2);
+  CHECK(multi.at("speedup") == 1.6);
+  CHECK(multi.at("efficiency") == 0.8);
+  CHECK(multi.at("speedup_basis") == "end-to-end");
+  CHECK(multi.at("verified_rows") == 64);
+  CHECK(multi.at("verification_sample") == kSample);
+}
+
+TEST_CASE("json: the context names the machine and how the run was timed, each under its own key") {
+  const json c = json::parse(render(Format::json, hand_built_context(true))).at("context");
+  CHECK(c.at("tool") == "matcompare");
+  CHECK(c.at("version") == "1.2.3");
+  CHECK(c.at("git_commit") == "abc1234");
+  CHECK(c.at("build_type") == "Release");
+  CHECK(c.at("hostname") == "host-x");
+  CHECK(c.at("cpu_model") == "Test CPU 9000");
+  CHECK(c.at("cpu_cores") == 12);
+  CHECK(c.at("omp_threads") == 6);
+  CHECK(c.at("openblas").at("core") == "SkylakeX");
+  CHECK(c.at("openblas").at("parallel") == "pthreads");
+  CHECK(c.at("openblas").at("threads") == 5);
+  CHECK(c.at("thread_waits") == "GOMP_SPINCOUNT=10000 OPENBLAS_THREAD_TIMEOUT=20");
+  const json& gpu = c.at("gpu");
+  CHECK(gpu.at("index") == 1);
+  CHECK(gpu.at("sm_clock_max_mhz") == 1980);
+  CHECK(gpu.at("sm_clock_observed_mhz") == 1755);
+  CHECK(gpu.at("memory_clock_max_mhz") == 2619);
+  CHECK(gpu.at("l2_mib") == 50.0);
+  CHECK(gpu.at("memory_gib") == 79.5);
+  CHECK(gpu.at("driver_version") == "13.0");
+  CHECK(gpu.at("runtime_version") == "12.9");
+  CHECK(gpu.at("cublas_version") == "12.9.1");
+  CHECK(gpu.at("pci_bus_id") == "0000:18:00.0");
+  CHECK(c.at("multi_gpu_devices") == json::array({1}));
+  CHECK(c.at("cublasxt_block_dim") == 8192);
+  const json& timing = c.at("timing");
+  CHECK(timing.at("repetitions") == 7);
+  CHECK(timing.at("min_time_s") == 0.125);
+  CHECK(timing.at("time_limit_s") == 17.0);
+  CHECK(timing.at("budget_s") == 33.0);
+  CHECK(c.at("input_seed") == 4242);
+  CHECK(c.at("input_values") == "reals-1-100");
+  CHECK(c.at("command_line") == "matcompare --sizes 512 --budget 33");
+  CHECK(c.at("timestamp_utc") == "2026-01-02T03:04:05Z");
+
+  const json none = json::parse(render(Format::json)).at("context");
+  CHECK(none.at("gpu").is_null());
+  CHECK(none.at("gpu_unavailable_reason") == kUnavailableReason);
+  CHECK(none.at("cublasxt_block_dim").is_null());
+}
