@@ -7,11 +7,13 @@
 #include <stdexcept>
 
 #include "../cpu/kernels.hpp"
-#include "../gpu/gpu_runtime.hpp"
-#include "../gpu/kernels.hpp"
+#include "../gpu/hopper/tensor_core.hpp"
+#include "../gpu/hopper/tf32_passes.hpp"
+#include "../gpu/ladder/ladder.hpp"
 #include "../gpu/multi/multi_gpu.hpp"
-#include "../gpu/simt_tuning.hpp"
-#include "../gpu/tf32_passes.hpp"
+#include "../gpu/runtime/gpu_runtime.hpp"
+#include "../gpu/simt/simt_tuning.hpp"
+#include "../gpu/vendor/cublas.hpp"
 
 // Launchers and the scratch sizes that depend on the GPU exist only in the CUDA build.
 #if MATCOMPARE_HAVE_CUDA
