@@ -1,10 +1,12 @@
-// Beyond the seeds, after gpu/tensor-core-tf32-ws: FP32 accuracy from TF32 tensor cores. Each input x is split
-// into big = tf32(x) and small = tf32(x - big), and C = big(A)big(B) + big(A)small(B) + small(A)big(B), dropping
-// only small(A)small(B), about 2^-22 of each product. A is split once into device scratch; B is split in
-// registers as its fragments are loaded. Three TF32 passes cost three times the tensor work, which still leaves
-// them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the two parts miss are
-// not covered by FP32's error bound, which is tightest there, and such a product is bound by memory, not
-// arithmetic: it goes to the FP32 SIMT step instead.
+// Fast path: gpu/tensor-core-3xtf32, beyond the seeds (Hopper, sm_90a): FP32 accuracy from TF32 tensor cores.
+// Extends: gpu/tensor-core-tf32-ws (tensor_core_tf32_ws.cu), whose engine it runs in three passes; below K = 8 it
+// hands the product to gpu/simt-tuned (simt/).
+// Adds: each input x is split into big = tf32(x) and small = tf32(x - big), and C = big(A)big(B) + big(A)small(B)
+// + small(A)big(B), dropping only small(A)small(B), about 2^-22 of each product. A is split once into device
+// scratch; B is split in registers as its fragments are loaded. Three TF32 passes cost three times the tensor work,
+// which still leaves them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the
+// two parts miss are not covered by FP32's error bound, which is tightest there, and such a product is bound by
+// memory, not arithmetic: it goes to the FP32 SIMT step instead.
 #include <cstdint>
 #include <stdexcept>
 

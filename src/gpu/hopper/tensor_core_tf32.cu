@@ -1,7 +1,8 @@
-// Beyond the seeds (after 001 v10): Hopper's warpgroup MMA instead of WMMA. Two warpgroups each issue
-// wgmma m64n256k8 TF32 on a 256x128 block tile; A comes by TMA through a 4-stage ring, B through registers.
-// The warpgroups synchronize only through the ring's barriers, so one's pauses overlap the other's
-// tensor-core work. Needs sm_90a.
+// Fast path: gpu/tensor-core-tf32, beyond the seeds (Hopper, sm_90a).
+// Extends: gpu/wmma-tf32 (ladder/wmma_tf32.cu, 001 v10).
+// Adds: Hopper's warpgroup MMA instead of WMMA. Two warpgroups each issue wgmma m64n256k8 TF32 on a 256x128 block
+// tile; A comes by TMA through a 4-stage ring, B through registers. The warpgroups synchronize only through the
+// ring's barriers, so one's pauses overlap the other's tensor-core work. Needs sm_90a.
 #include <cstdint>
 
 #include "../runtime/device_gemm.cuh"

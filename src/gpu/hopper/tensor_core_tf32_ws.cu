@@ -1,12 +1,14 @@
-// Beyond the seeds, after gpu/tensor-core-tf32: the same C^T = B^T A^T warpgroup MMA, now warp-specialized and
-// persistent. A producer warpgroup only issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a
-// 4-stage mbarrier ring; two consumer warpgroups only multiply, with their register fragments double-buffered so
-// that the next k tile's shared loads overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna
-// (four instructions per value on sm_90, which kept the tensor pipe waiting). Blocks stay resident and walk the
-// output tiles in grouped order, so a tile's epilogue overlaps the producer's loads for the next. The block tile is
-// 256x128, 128x256 or 128x128, whichever leaves the last wave of blocks least empty, and where the tiles are fewer
-// than the SMs, up to four blocks share one tile's k loop and a second kernel adds their partial sums. Run with
-// three passes over K on split operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+// Fast path: gpu/tensor-core-tf32-ws, beyond the seeds (Hopper, sm_90a); also the engine of gpu/tensor-core-3xtf32.
+// Extends: gpu/tensor-core-tf32 (tensor_core_tf32.cu), itself after gpu/wmma-tf32 (ladder/wmma_tf32.cu).
+// Adds: the same C^T = B^T A^T warpgroup MMA, now warp-specialized and persistent. A producer warpgroup only
+// issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a 4-stage mbarrier ring; two consumer
+// warpgroups only multiply, with their register fragments double-buffered so that the next k tile's shared loads
+// overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
+// sm_90, which kept the tensor pipe waiting). Blocks stay resident and walk the output tiles in grouped order, so a
+// tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128, 128x256 or 128x128,
+// whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
+// blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
+// operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>

@@ -1,6 +1,8 @@
-// Over gpu/cg-warp-shuffle (seed 002 sgemm_shared): the output tile moves from shared memory into
-// registers, four outputs per thread, and the shuffles go: a warp computes whole columns of the C tile,
-// reading the A tile along its rows (one bank per lane) and the B tile by broadcast.
+// Seed step: 002 sgemm_shared (register outputs).
+// Predecessor: gpu/cg-warp-shuffle (cg_warp_shuffle.cu).
+// Adds: the output tile moves from shared memory into registers, four outputs per thread, and the shuffles go:
+// a warp computes whole columns of the C tile, reading the A tile along its rows (one bank per lane) and the B
+// tile by broadcast.
 #include <cooperative_groups.h>
 
 #include "../runtime/device_gemm.cuh"

@@ -1,6 +1,8 @@
-// Over gpu/cg-register-outputs (seed 002 sgemm_thread_tile): each thread computes a 2x2 block of C,
-// so every value it reads from shared memory feeds two FMAs; both tiles are padded to [32][33], and C
-// is staged through shared memory so the transposed result still leaves in coalesced stores.
+// Seed step: 002 sgemm_thread_tile (2x2).
+// Predecessor: gpu/cg-register-outputs (cg_register_outputs.cu).
+// Adds: each thread computes a 2x2 block of C, so every value it reads from shared memory feeds two FMAs; both
+// tiles are padded to [32][33], and C is staged through shared memory so the transposed result still leaves in
+// coalesced stores.
 #include <cooperative_groups.h>
 
 #include "../runtime/device_gemm.cuh"

@@ -1,6 +1,7 @@
-// Over the one-thread-per-element steps (seed 002 sgemm_naive): a 256-thread block owns a 32x32 tile
-// of C staged in shared memory; A tiles are stored transposed and each warp passes A values between
-// its lanes with warp shuffles, so every loaded value is reused 32 times.
+// Seed step: 002 sgemm_naive (warp shuffle), seed 002's first kernel.
+// Predecessor: the one-thread-per-element steps (gpu/naive-coalesced, naive_coalesced.cu).
+// Adds: a 256-thread block owns a 32x32 tile of C staged in shared memory; A tiles are stored transposed and each
+// warp passes A values between its lanes with warp shuffles, so every loaded value is reused 32 times.
 #include <cooperative_groups.h>
 
 #include "../runtime/device_gemm.cuh"

@@ -1,6 +1,9 @@
-// Over gpu/naive-coalesced (seed 003 matrixMul_coalescing): B is transposed on the device first, so
-// each thread's dot product reads a row of A and a row of Bᵀ, both at unit stride like the CPU
-// transposed-b step. Both kernels run on the stream and count as compute time.
+// Seed step: 003 matrixMul_coalescing (dot products against transposed B).
+// Predecessor: gpu/naive-coalesced (naive_coalesced.cu). Seed 003 shows it after matrixMul_tiling, but its kernel
+// is the one-thread-per-element dot product, not a tiled one.
+// Adds: B is transposed on the device first, so each thread's dot product reads a row of A and a row of Bᵀ, both
+// at unit stride like the CPU transposed-b step.
+// Both kernels run on the stream and count as compute time.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

@@ -1,6 +1,9 @@
-// Seeds 000 gemm_final / 001 v8: over register_prefetch, two shared buffers per tile: the next tile's global
-// loads are issued into registers before this tile's FMAs and stored to the other buffer just before its
-// last k, so global latency hides behind compute and one __syncthreads per tile suffices.
+// Seed step: 000 §8.4.7 gemm_final; 001 v8 (double-buffered shared memory, global prefetch).
+// Predecessor: gpu/register-prefetch (register_prefetch.cu); in seed 001, gpu/smem-outer-product
+// (smem_outer_product.cu, v7).
+// Adds: two shared buffers per tile: the next tile's global loads are issued into registers before this tile's
+// FMAs and stored to the other buffer just before its last k, so global latency hides behind compute and one
+// __syncthreads per tile suffices.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

@@ -1,6 +1,8 @@
-// Seed 000 gemm_use_128: over the naive kernel, each thread computes a 4x4 block of C and reads
-// A and B as 128-bit float4s (LDG.128) straight from global memory: per step of 4 along k, 8 wide
-// loads (32 floats) feed 64 FMAs: 2 FMAs per loaded float, where the naive kernel had half an FMA per float.
+// Seed step: 000 §8.4.3 gemm_use_128 (float4).
+// Predecessor: gpu/naive (naive.cu), seed 000's gemmKernel.
+// Adds: each thread computes a 4x4 block of C and reads A and B as 128-bit float4s (LDG.128) straight from global
+// memory: per step of 4 along k, 8 wide loads (32 floats) feed 64 FMAs: 2 FMAs per loaded float, where the naive
+// kernel had half an FMA per float.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

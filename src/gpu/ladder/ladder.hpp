@@ -1,6 +1,7 @@
 #pragma once
 // The launch function of every step of the seed ladder, one per file in this folder, in the order the seeds teach
-// them (src/core/registry.cpp lists them in the same order, with their seed steps).
+// them (src/core/registry.cpp lists them in the same order, with their seed steps). Each file opens with the same
+// three lines: its seed step, its predecessor and what it adds.
 namespace matcompare::gpu {
 
 struct DeviceGemm;

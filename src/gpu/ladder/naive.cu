@@ -1,6 +1,8 @@
-// Step 1 of every GPU ladder: one thread per element of C, each a K-long dot product read
-// straight from global memory. Seed 000 gemmKernel maps threadIdx.x to the row m, so the 32
-// threads of a warp read 32 different rows of A and write 32 rows of C: uncoalesced.
+// Seed step: 000 §8.4.2 gemmKernel (naive, uncoalesced mapping).
+// Predecessor: none: step 1 of every GPU ladder.
+// Adds: one thread per element of C, each a K-long dot product read straight from global memory.
+// Seed 000 gemmKernel maps threadIdx.x to the row m, so the 32 threads of a warp read 32 different rows of A and
+// write 32 rows of C: uncoalesced.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

@@ -1,6 +1,7 @@
-// Over gpu/naive (seed 003 matrixMul_naive, 004 GPU3): the thread mapping turned around. threadIdx.x
-// walks the columns of C, so the threads of a warp read neighbouring elements of a row of B and write
-// neighbouring elements of C: coalesced.
+// Seed step: 003 matrixMul_naive; 004 GPU3 (naive, coalesced).
+// Predecessor: gpu/naive (naive.cu).
+// Adds: the thread mapping turned around. threadIdx.x walks the columns of C, so the threads of a warp read
+// neighbouring elements of a row of B and write neighbouring elements of C: coalesced.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

@@ -1,6 +1,9 @@
-// Seed 000 gemm_hide_smem_latency: over smem_outer_product, the fragments are double-buffered in registers:
-// the shared loads for k+1 are issued before the FMAs of k, which do not depend on them, so the FMAs no
-// longer stall on shared-memory latency (the seed's "Stall Short Scoreboard").
+// Seed step: 000 §8.4.6 gemm_hide_smem_latency (register double buffering).
+// Predecessor: gpu/smem-outer-product (smem_outer_product.cu); in seed 000, gpu/smem-transposed-a
+// (smem_transposed_a.cu, gemm_transpose_smem).
+// Adds: the fragments are double-buffered in registers: the shared loads for k+1 are issued before the FMAs of k,
+// which do not depend on them, so the FMAs no longer stall on shared-memory latency (the seed's "Stall Short
+// Scoreboard").
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

@@ -1,6 +1,9 @@
-// Seeds 000 gemm_use_smem / 001 v5: over smem_remapped_loads, 256 threads each compute 8x8 outputs of a
-// 128x128 block tile (each shared value read now serves 8 FMAs, not 4), each thread moves its share of the
-// 128x8 A tile and the 8x128 B tile with one float4 load and one float4 shared store, and C is written as float4s.
+// Seed step: 000 §8.4.4 gemm_use_smem; 001 v5 (float4 loads into shared memory).
+// Predecessor: gpu/smem-remapped-loads (smem_remapped_loads.cu, 001 v4); in seed 000, gpu/thread-tile-global
+// (thread_tile_global.cu, gemm_use_tile).
+// Adds: 256 threads each compute 8x8 outputs of a 128x128 block tile (each shared value read now serves 8 FMAs,
+// not 4), each thread moves its share of the 128x8 A tile and the 8x128 B tile with one float4 load and one float4
+// shared store, and C is written as float4s.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

@@ -1,6 +1,8 @@
-// Seed 001 v7: over smem_transposed_a, the 8 A values and 8 B values of each k come from shared memory as
-// two float4s each (4 LDS.128 instead of 16 LDS.32 for 64 FMAs), then an 8x8 outer product. A thread's
-// outputs are two 4x4 blocks 64 apart in rows and columns, so a warp's float4 reads are contiguous or broadcast.
+// Seed step: 001 v7 (outer product, float4 shared-memory reads).
+// Predecessor: gpu/smem-transposed-a (smem_transposed_a.cu).
+// Adds: the 8 A values and 8 B values of each k come from shared memory as two float4s each (4 LDS.128 instead of
+// 16 LDS.32 for 64 FMAs), then an 8x8 outer product. A thread's outputs are two 4x4 blocks 64 apart in rows and
+// columns, so a warp's float4 reads are contiguous or broadcast.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

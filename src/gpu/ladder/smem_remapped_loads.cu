@@ -1,6 +1,8 @@
-// Seed 001 v4: over smem_thread_tile, the tile loads use the linear thread index tid = tx + 32*ty, so all
-// 1024 threads load exactly one element of each tile (v3 left 3/4 of them idle), a warp reads A as 4 rows
-// of 8 adjacent floats and B as 32 adjacent floats of one row: coalesced. The compute part is unchanged.
+// Seed step: 001 v4 (remapped loads).
+// Predecessor: gpu/smem-thread-tile (smem_thread_tile.cu).
+// Adds: the tile loads use the linear thread index tid = tx + 32*ty, so all 1024 threads load exactly one element
+// of each tile (v3 left 3/4 of them idle), a warp reads A as 4 rows of 8 adjacent floats and B as 32 adjacent
+// floats of one row: coalesced. The compute part is unchanged.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

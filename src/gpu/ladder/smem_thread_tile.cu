@@ -1,6 +1,8 @@
-// Seed 001 v3: over the square shared-memory tiles, the block stages a 128x8 tile of A and an 8x128
-// tile of B and each of its 32x32 threads computes 4x4 outputs from them, so one shared value read
-// into a register serves 4 FMAs. Tile loads keep the seed's 2D mapping, so only a quarter of the threads load.
+// Seed step: 001 v3 (128x128x8, 4x4 per thread).
+// Predecessor: gpu/smem-tiled (smem_tiled.cu), 001 v1/v2's square shared-memory tiles.
+// Adds: the block stages a 128x8 tile of A and an 8x128 tile of B and each of its 32x32 threads computes 4x4
+// outputs from them, so one shared value read into a register serves 4 FMAs. Tile loads keep the seed's 2D
+// mapping, so only a quarter of the threads load.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

@@ -1,5 +1,7 @@
-// Over the one-thread-per-element steps (seed 001 v1/v2, 003 matrixMul_tiling, 004 matmul4): square
-// tiles of A and B are staged in shared memory, so each element fetched from global memory serves a
+// Seed step: 001 v1/v2; 003 matrixMul_tiling; 004 matmul4 (run-time tile, dynamic shared memory).
+// Predecessor: the one-thread-per-element steps (gpu/naive-coalesced, naive_coalesced.cu: 003 matrixMul_naive and
+// 004 GPU3 come just before it; seed 001 opens with it).
+// Adds: square tiles of A and B are staged in shared memory, so each element fetched from global memory serves a
 // whole row or column of the tile. The tile size is a run-time value (blockDim) in one dynamic array.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"

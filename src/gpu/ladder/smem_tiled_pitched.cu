@@ -1,6 +1,8 @@
-// Over gpu/smem-tiled (seed 004 matmul5): the matrices are allocated rounded up to whole 32x32 tiles
-// with zero padding (the spec pads m, n, k to 32), so the kernel loops over the padded extents and
-// loads without bounds checks; only the final store keeps to the real m x n.
+// Seed step: 004 matmul5 (padded, cudaMallocPitch).
+// Predecessor: gpu/smem-tiled (smem_tiled.cu).
+// Adds: the matrices are allocated rounded up to whole 32x32 tiles with zero padding (the spec pads m, n, k to
+// 32), so the kernel loops over the padded extents and loads without bounds checks; only the final store keeps to
+// the real m x n.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

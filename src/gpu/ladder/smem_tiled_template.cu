@@ -1,6 +1,8 @@
-// Over gpu/smem-tiled-pitched (seed 004 matmul6): the tile size becomes a template parameter, so the
-// shared arrays are static, the index arithmetic folds into constant offsets and the inner product
-// over a tile is fully unrolled. Same zero-padded layout, no bounds checks in the loads.
+// Seed step: 004 matmul6 (templated tile).
+// Predecessor: gpu/smem-tiled-pitched (smem_tiled_pitched.cu).
+// Adds: the tile size becomes a template parameter, so the shared arrays are static, the index arithmetic folds
+// into constant offsets and the inner product over a tile is fully unrolled. Same zero-padded layout, no bounds
+// checks in the loads.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

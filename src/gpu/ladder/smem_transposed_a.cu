@@ -1,6 +1,8 @@
-// Seeds 000 gemm_transpose_smem / 001 v6: over smem_float4, the A tile is stored transposed in shared
-// memory ([k][m]), so for each k the A values a thread needs are one row of the tile: the 2-way bank
-// conflict of reading 8 rows of a [m][k] tile goes away, at the price of 4 scalar shared stores per load.
+// Seed step: 000 §8.4.5 gemm_transpose_smem; 001 v6 (transposed A tile).
+// Predecessor: gpu/smem-float4 (smem_float4.cu).
+// Adds: the A tile is stored transposed in shared memory ([k][m]), so for each k the A values a thread needs are
+// one row of the tile: the 2-way bank conflict of reading 8 rows of a [m][k] tile goes away, at the price of 4
+// scalar shared stores per load.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

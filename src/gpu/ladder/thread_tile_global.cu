@@ -1,6 +1,8 @@
-// Seed 000 gemm_use_tile: over float4_global, each thread owns an 8x8 tile of C made of 2x2 of the
-// 4x4 float4 blocks, placed 64 rows and 64 columns apart so every float4 load of a warp stays contiguous.
-// 16 wide loads per k-step of 4 now feed 256 FMAs; still no shared memory.
+// Seed step: 000 §8.4.3 gemm_use_tile (thread tile).
+// Predecessor: gpu/float4-global (float4_global.cu).
+// Adds: each thread owns an 8x8 tile of C made of 2x2 of the 4x4 float4 blocks, placed 64 rows and 64 columns
+// apart so every float4 load of a warp stays contiguous. 16 wide loads per k-step of 4 now feed 256 FMAs; still no
+// shared memory.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

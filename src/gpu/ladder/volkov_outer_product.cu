@@ -1,6 +1,8 @@
-// Over gpu/smem-tiled-template (seed 004 matmul7, after Volkov & Demmel 2008): C is built from outer
-// products instead of dot products. A thread owns one column of a 16x64 C tile in 16 registers; only the
-// A tile goes through shared memory, while each B element is read once, straight into a register.
+// Seed step: 004 matmul7 (Volkov outer product, after Volkov & Demmel 2008).
+// Predecessor: gpu/smem-tiled-template (smem_tiled_template.cu).
+// Adds: C is built from outer products instead of dot products. A thread owns one column of a 16x64 C tile in 16
+// registers; only the A tile goes through shared memory, while each B element is read once, straight into a
+// register.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

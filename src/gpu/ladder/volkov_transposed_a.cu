@@ -1,6 +1,8 @@
-// Over gpu/volkov-outer-product (seed 004 matmul8): the A tile is stored transposed, so a thread's 16
-// reads for one k are consecutive words. Its leading dimension is padded to 17: with 16 the transposing
-// store would put a warp's 32 writes into 2 banks (16-way conflict), with 17 they hit 32 banks.
+// Seed step: 004 matmul8 (Volkov, padded transposed A tile).
+// Predecessor: gpu/volkov-outer-product (volkov_outer_product.cu).
+// Adds: the A tile is stored transposed, so a thread's 16 reads for one k are consecutive words. Its leading
+// dimension is padded to 17: with 16 the transposing store would put a warp's 32 writes into 2 banks (16-way
+// conflict), with 17 they hit 32 banks.
 #include "../runtime/device_gemm.cuh"
 #include "ladder.hpp"
 

@@ -1,6 +1,9 @@
-// Beyond the seeds (siboehm's SGEMM kernel 10, "warptiling"): over double_buffered, each warp owns a 64x32 warp
-// tile that its lanes cover as 2x2 sub-tiles of 32x16, so a warp's fragment reads touch 8 float4s of A and 4 of B
-// (one wavefront each) instead of 16 of B. BK = 16, and the next B tile moves by cp.async, freeing its registers.
+// Seed step: none; one step beyond the seeds (siboehm's SGEMM kernel 10, "warptiling"), after 000 gemm_final /
+// 001 v8.
+// Predecessor: gpu/double-buffered (double_buffered.cu).
+// Adds: each warp owns a 64x32 warp tile that its lanes cover as 2x2 sub-tiles of 32x16, so a warp's fragment
+// reads touch 8 float4s of A and 4 of B (one wavefront each) instead of 16 of B. BK = 16, and the next B tile moves
+// by cp.async, freeing its registers.
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "ladder.hpp"

@@ -1,8 +1,10 @@
-// Seed 001 v10: tensor cores through WMMA. Over double_buffered, each warp multiplies 16x8 by 8x16 TF32
-// fragments (m16n16k8, float accumulators) into a 64x32 warp tile of a 128x128 block tile. The A and B tiles
-// (BK = 32) stay double-buffered, now copied global->shared by cp.async with zero fill, so no registers hold
-// the next tile and the 64 accumulator registers still leave room for 2 blocks per SM. C is staged through
-// shared memory so the alpha/beta epilogue and the edge guards are plain per-element code.
+// Seed step: 001 v10 (tensor cores, WMMA TF32).
+// Predecessor: gpu/double-buffered (double_buffered.cu, 001 v8; 001 v9 is cuBLAS, the gpu/cublas-fp32 row).
+// Adds: tensor cores through WMMA: each warp multiplies 16x8 by 8x16 TF32 fragments (m16n16k8, float accumulators)
+// into a 64x32 warp tile of a 128x128 block tile. The A and B tiles (BK = 32) stay double-buffered, now copied
+// global->shared by cp.async with zero fill, so no registers hold the next tile and the 64 accumulator registers
+// still leave room for 2 blocks per SM. C is staged through shared memory so the alpha/beta epilogue and the edge
+// guards are plain per-element code.
 #include <mma.h>
 
 #include "../runtime/device_gemm.cuh"

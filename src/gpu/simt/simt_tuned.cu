@@ -1,5 +1,7 @@
-// gpu/simt-tuned: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU
-// and shape class (simt_tuning_table.inc, written by matcompare-tune).
+// Fast path: the launch of gpu/simt-tuned, beyond the seeds.
+// Extends: gpu/warp-tiled (ladder/warp_tiled.cu), through the kernel of simt_tuned.cuh.
+// Adds: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU and shape class
+// (simt_tuning_table.inc, written by matcompare-tune).
 #include <algorithm>
 #include <cmath>
 #include <limits>

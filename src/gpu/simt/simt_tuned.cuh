@@ -1,6 +1,8 @@
 #pragma once
-// Beyond the seeds, after gpu/warp-tiled: the warp-tiled design made a parameter space, so a tuner can pick
-// the point that is fastest on a given GPU and shape (simt_tuning.hpp). Over ladder/warp_tiled.cu it adds:
+// Fast path: the kernel of gpu/simt-tuned, beyond the seeds.
+// Extends: gpu/warp-tiled (ladder/warp_tiled.cu).
+// Adds: the warp-tiled design made a parameter space, so a tuner can pick the point that is fastest on a given GPU
+// and shape (simt_tuning.hpp). Over ladder/warp_tiled.cu:
 //  - a cp.async ring of kStages tiles for B, and for A too when A is kept row-major in shared memory
 //    (its rows are then read as float4 along k, 4 k steps at a time, instead of transposed);
 //  - block tile, warp tile, lane grid, K step and blocks per SM as template parameters;
