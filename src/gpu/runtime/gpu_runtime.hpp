@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "matcompare/backend.hpp"
@@ -14,16 +15,52 @@ namespace matcompare::gpu {
 struct DeviceGemm;  // defined in device_gemm.cuh
 using LaunchFn = void (*)(const DeviceGemm&);
 
-// How a GPU step wants its matrices laid out. Rows and columns are allocated rounded up to these
-// multiples and the padding is zero, so kernels may read it; the defaults give every row a
-// 16-byte aligned start and a width that is a multiple of 4 floats, which float4 loads need.
+using ScratchBytesFn = std::size_t (*)(const GemmShape&);
+
+// What a GPU step asks of the runtime: its launch, how its matrices are laid out, its device scratch, whether it
+// needs a cuBLAS handle, and the oldest GPU it runs on. Built by name, never by position (it is no aggregate, so
+// GpuKernelSpec{fn, 16, 64} does not compile):
+//   GpuKernelSpec(launch).padded_to(16, 64, 32).with_scratch(bytes).needs_compute_capability(90)
 struct GpuKernelSpec {
-  LaunchFn launch = nullptr;       // nullptr when built without CUDA
+  GpuKernelSpec() = default;
+  explicit GpuKernelSpec(LaunchFn launch_fn) : launch(launch_fn) {}
+
+  // Rows and columns are allocated rounded up to these multiples and the padding is zero, so kernels may read it.
+  // The defaults (1, 4, 4) give every row a 16-byte aligned start and a width that is a multiple of 4 floats,
+  // which float4 loads need.
+  GpuKernelSpec padded_to(int m, int n, int k) const {
+    GpuKernelSpec s = *this;
+    s.pad_m = m;
+    s.pad_n = n;
+    s.pad_k = k;
+    return s;
+  }
+  // Device scratch of bytes(shape), allocated with the workspace and passed as DeviceGemm::scratch.
+  GpuKernelSpec with_scratch(ScratchBytesFn bytes) const {
+    GpuKernelSpec s = *this;
+    s.scratch_bytes = bytes;
+    return s;
+  }
+  // The workspace creates a cuBLAS handle on its stream (DeviceGemm::cublas).
+  GpuKernelSpec with_cublas_handle() const {
+    GpuKernelSpec s = *this;
+    s.uses_cublas = true;
+    return s;
+  }
+  // major * 10 + minor, e.g. 90 for Hopper-only instructions: on an older GPU the row reads "unavailable".
+  GpuKernelSpec needs_compute_capability(int capability) const {
+    GpuKernelSpec s = *this;
+    s.min_compute_capability = capability;
+    return s;
+  }
+
+  LaunchFn launch = nullptr;  // nullptr when built without CUDA
   int pad_m = 1, pad_n = 4, pad_k = 4;
-  std::size_t (*scratch_bytes)(const GemmShape&) = nullptr;  // device scratch the step needs
+  ScratchBytesFn scratch_bytes = nullptr;
   bool uses_cublas = false;
-  int min_compute_capability = 0;  // e.g. 90 for Hopper-only instructions; 0: any GPU
+  int min_compute_capability = 0;  // 0: any GPU
 };
+static_assert(!std::is_aggregate_v<GpuKernelSpec>, "kernel specs are built with named fields");
 
 std::unique_ptr<Backend> make_gpu_backend(BackendInfo info, GpuKernelSpec spec);
 
