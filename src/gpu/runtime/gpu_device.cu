@@ -9,6 +9,7 @@
 #include "cuda_check.cuh"
 #include "device_state.cuh"
 #include "gpu_runtime.hpp"
+#include "l2_flush.hpp"
 
 namespace matcompare::gpu {
 namespace {
@@ -133,9 +134,7 @@ std::string unavailable_reason() {
 
 void* l2_flush_buffer(std::size_t& bytes) {
   if (!g_flush) {
-    int l2 = 0;
-    MC_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, g_device));
-    g_flush_bytes = std::size_t(2) * std::size_t(l2 > 0 ? l2 : (64 << 20));
+    MC_CUDA_CHECK(l2_flush_bytes(g_device, g_flush_bytes));
     MC_CUDA_CHECK(cudaMalloc(&g_flush, g_flush_bytes));
   }
   bytes = g_flush_bytes;
