@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "../src/gpu/multi/mp_protocol.hpp"
+#include "../src/gpu/runtime/l2_flush.hpp"
 
 namespace {
 
@@ -99,6 +100,7 @@ class Rank {
       if (d->device) cudaFree(d->device);
     }
     if (d_work_) cudaFree(d_work_);
+    if (flush_) cudaFree(flush_);
     if (staging_) cudaFreeHost(staging_);
     if (grid_) cublasMpGridDestroy(grid_);
     if (handle_) cublasMpDestroy(handle_);
@@ -163,6 +165,7 @@ class Rank {
         check(cudaMemsetAsync(c_.device, 0xff, bytes(c_), stream_), "cudaMemsetAsync (poison C)");
         check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
         return "";
+      case mp::Op::flush: flush_l2(); return "";
       case mp::Op::compute: return std::to_string(std::llround(gemm(command.alpha, command.beta) * 1e6));
       case mp::Op::download: from_device(c_); return "";
       case mp::Op::quit: break;
@@ -204,6 +207,18 @@ class Rank {
     // read as the cost of the harness's few-row trials, and a full run at 8192 was planned at 22 s for 28 ms.
     for (Distributed* d : {&a_, &b_, &c_}) check(cudaMemsetAsync(d->device, 0, bytes(*d), stream_), "cudaMemsetAsync");
     gemm(1.0f, 0.0f);
+  }
+
+  // Evicts this GPU's L2 as the single-GPU rows do between samples: a buffer of twice the L2 (allocated at the first
+  // flush) written on the rank's stream with a new value each time. The reply waits for the write, since the
+  // parent's synchronize() has nothing to wait on.
+  void flush_l2() {
+    if (!flush_) {
+      check(matcompare::gpu::l2_flush_bytes(args_.device, flush_bytes_), "cudaDeviceGetAttribute (L2 size)");
+      check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc (L2 flush buffer)");
+    }
+    check(cudaMemsetAsync(flush_, ++flush_value_, flush_bytes_, stream_), "cudaMemsetAsync (L2 flush)");
+    check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (L2 flush)");
   }
 
   // Milliseconds of this rank's cublasMpGemm, by CUDA events around it on its stream.
@@ -249,6 +264,9 @@ class Rank {
   void* d_work_ = nullptr;
   std::size_t device_work_bytes_ = 0, host_work_bytes_ = 0;
   std::vector<unsigned char> host_work_;
+  void* flush_ = nullptr;
+  std::size_t flush_bytes_ = 0;
+  unsigned char flush_value_ = 0;
   bool abandoned_ = false;
 };
 

@@ -1,7 +1,7 @@
 // matcompare-tune: searches the parameter space of gpu/simt-tuned on this GPU. Every variant runs through the
 // harness (verified, then timed like any row) beside cuBLAS FP32 on one square shape per shape class; the best
 // three are tried again with other rasterization groups. The best variant of each block grid (tile size and
-// blocks per SM), up to three grids, becomes a candidate row of the tuning table (src/gpu/simt_tuning_table.inc)
+// blocks per SM), up to three grids, becomes a candidate row of the tuning table (src/gpu/simt/simt_tuning_table.inc)
 // with its time, so that the backend can weigh wave quantization on other shapes; rows of other GPUs are kept.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "../src/gpu/gpu_runtime.hpp"
-#include "../src/gpu/simt_tuning.hpp"
+#include "../src/gpu/runtime/gpu_runtime.hpp"
+#include "../src/gpu/simt/simt_tuning.hpp"
 #include "cli_support.hpp"
-#include "output_file.hpp"
 #include "matcompare/matcompare.hpp"
+#include "output_file.hpp"
 
 namespace {
 

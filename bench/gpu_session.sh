@@ -7,7 +7,7 @@
 #                                               GPU rows at 2048, --filter gpu at 4096, the GPU sweep,
 #                                               seed 000's 2048x2048x1024, an independent cuBLAS timing
 #   bench/gpu_session.sh OUT_DIR COMMIT tune    matcompare-tune rewrites this GPU's rows of
-#                                               src/gpu/simt_tuning_table.inc (copied to OUT_DIR), then rebuilds
+#                                               src/gpu/simt/simt_tuning_table.inc (copied to OUT_DIR), then rebuilds
 #   bench/gpu_session.sh OUT_DIR COMMIT fastpath  the GPU rows at 1024..8192 and 4097x3001x2049 (issue 7's runs)
 #   bench/gpu_session.sh OUT_DIR COMMIT tiles   the TF32 engine's rows with each block tile held
 #                                               (MATCOMPARE_TF32_TILE) beside cuBLAS, 1024..8192 and 4097x3001x2049
@@ -79,9 +79,9 @@ if [ "$mode" = bench ]; then
   cat "$work/results/checks.txt"
 fi
 if [ "$mode" = tune ]; then
-  build/apps/matcompare-tune --sizes 1024,2048,4096,8192 --table src/gpu/simt_tuning_table.inc > "$work/logs/tune.log" 2>&1
+  build/apps/matcompare-tune --sizes 1024,2048,4096,8192 --table src/gpu/simt/simt_tuning_table.inc > "$work/logs/tune.log" 2>&1
   echo "tune exit $?"; grep -E "best" "$work/logs/tune.log"
-  cp src/gpu/simt_tuning_table.inc "$out/"
+  cp src/gpu/simt/simt_tuning_table.inc "$out/"
   cmake --build build -j"$(nproc)" >> "$work/logs/build.log" 2>&1 || echo "rebuild with the new table failed"
 fi
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The main loop of each kernel in a SASS listing, as the instruction stream one warp issues.
 
-    cuobjdump -sass build/src/CMakeFiles/matcompare.dir/gpu/simt_variants_col_a.cu.o > col_a.sass
+    cuobjdump -sass build/src/CMakeFiles/matcompare.dir/gpu/simt/simt_variants_col_a.cu.o > col_a.sass
     python3 bench/sass_loop_stats.py col_a.sass [more.sass ...]
 
 For each function: its longest backward branch with the most FFMAs (the k loop), that loop's instructions, its

@@ -1,6 +1,9 @@
 // A stand-in for matcompare-mp-worker that needs no GPU: it speaks the same protocol and computes its own
 // block-cyclic part of C^T on the CPU from the shared A and B, so the CPU tests cover the parent side, the layout
 // and the failure paths. MATCOMPARE_FAKE_WORKER_FAIL="OP:RANK:HOW" (HOW: error, exit or hang) injects a failure.
+// MATCOMPARE_FAKE_WORKER_LOG=FILE: every rank appends "RANK OP" to FILE for each command it receives, so a test can
+// tell which commands reached which rank (flush has nothing to evict here: the log is all it leaves).
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -39,6 +42,18 @@ void reply(const mp::Reply& r) {
   if (send(mp::kSocketFd, line.data(), line.size(), MSG_NOSIGNAL) != ssize_t(line.size())) std::exit(4);
 }
 
+// Appends "RANK OP" to MATCOMPARE_FAKE_WORKER_LOG, when set, in one write: the ranks share the file (O_APPEND).
+void record(const char* op, int rank) {
+  const char* path = std::getenv("MATCOMPARE_FAKE_WORKER_LOG");
+  if (!path) return;
+  const int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) std::exit(6);
+  const std::string line = std::to_string(rank) + " " + op + "\n";
+  const bool whole = write(fd, line.data(), line.size()) == ssize_t(line.size());
+  close(fd);
+  if (!whole) std::exit(6);
+}
+
 // Carries out the failure asked for at this op and rank, if any; true when it was an error reply.
 bool failed(const char* op, int rank) {
   const char* spec = std::getenv("MATCOMPARE_FAKE_WORKER_FAIL");
@@ -69,8 +84,9 @@ int main(int argc, char** argv) {
   std::string line;
   while (read_line(line)) {
     const mp::Command command = mp::decode_command(line);
-    if (command.op == mp::Op::quit) break;
     const char* op = mp::op_name(command.op);
+    record(op, args.rank);
+    if (command.op == mp::Op::quit) break;
     if (failed(op, args.rank)) continue;
     std::string value;
     if (command.op == mp::Op::set_output)

@@ -1,12 +1,16 @@
 // gpu/cublasmp-fp32's parts that need no GPU: the block-cyclic arithmetic, the worker protocol, and the parent
 // side of the workspace driven by tests/fake_mp_worker.cpp (results, timing, failures, no process left behind).
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <map>
 #include <set>
+#include <string>
 
 #include "../src/gpu/multi/mp_protocol.hpp"
 #include "../src/gpu/multi/mp_workspace.hpp"
@@ -96,7 +100,7 @@ TEST_CASE("worker protocol: commands, replies and arguments survive encoding exa
   unsigned char id_back[4];
   mp::from_hex(mp::decode_command(mp::encode(init)).id, id_back, sizeof id_back);
   CHECK(std::equal(id, id + 4, id_back));
-  for (mp::Op op : {mp::Op::upload, mp::Op::set_output, mp::Op::poison, mp::Op::download, mp::Op::quit})
+  for (mp::Op op : {mp::Op::upload, mp::Op::set_output, mp::Op::poison, mp::Op::flush, mp::Op::download, mp::Op::quit})
     CHECK(mp::decode_command(mp::encode(mp::Command{op})).op == op);
   for (const char* bad : {"", "upload 1", "compute 3f000000", "compute 3f00000g 00000000", "init", "launch"})
     CHECK_THROWS_AS(mp::decode_command(bad), std::invalid_argument);
@@ -195,6 +199,44 @@ TEST_CASE("a worker that fails, dies or hangs is one error naming its rank and c
   {
     ScopedEnv bad(gpu::kCublasMpBlockVariable, "0");
     CHECK_THROWS_WITH_AS(gpu::cublasmp_block_override(), doctest::Contains("from 1 to 65536"), std::invalid_argument);
+  }
+  CHECK(no_children_left());
+}
+
+TEST_CASE("flush_cache reaches every worker, before the compute it precedes; a flush that fails names its rank") {
+  char log_path[] = "/tmp/matcompare-fake-workers-XXXXXX";
+  const int fd = mkstemp(log_path);
+  REQUIRE(fd >= 0);
+  close(fd);
+  {
+    ScopedEnv log("MATCOMPARE_FAKE_WORKER_LOG", log_path);
+    auto ws = gpu::make_mp_workspace(MATCOMPARE_FAKE_MP_WORKER, first_devices(4), {8, 8, 8});
+    ws->upload(MatrixF::random(8, 8, 5), MatrixF::random(8, 8, 6));
+    for (int sample = 0; sample < 3; ++sample) {  // as the harness times a sample: flush, then compute
+      ws->flush_cache();
+      ws->synchronize();
+      ws->compute(1.0f, 0.0f);
+    }
+  }  // the workers have quit: the log is complete
+  std::map<int, std::string> told;  // each rank's commands, in the order it received them
+  {
+    std::ifstream in(log_path);
+    int rank = 0;
+    std::string op;
+    while (in >> rank >> op) told[rank] += (told[rank].empty() ? "" : " ") + op;
+  }
+  unlink(log_path);
+  CHECK(told.size() == 4);
+  for (int rank = 0; rank < 4; ++rank) {
+    CAPTURE(rank);
+    CHECK(told[rank] == "init upload flush compute flush compute flush compute quit");
+  }
+  CHECK(no_children_left());
+  {
+    ScopedEnv fail("MATCOMPARE_FAKE_WORKER_FAIL", "flush:2:error");
+    auto ws = gpu::make_mp_workspace(MATCOMPARE_FAKE_MP_WORKER, first_devices(3), {8, 8, 8});
+    CHECK_THROWS_WITH_AS(ws->flush_cache(), "cuBLASMp worker rank 2 (GPU 2) during flush: injected failure at flush",
+                         std::runtime_error);
   }
   CHECK(no_children_left());
 }

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "../src/gpu/gpu_runtime.hpp"
-#include "../src/gpu/simt_tuning.hpp"
-#include "../src/gpu/tf32_passes.hpp"
+#include "../src/gpu/hopper/tf32_passes.hpp"
+#include "../src/gpu/runtime/gpu_runtime.hpp"
+#include "../src/gpu/simt/simt_tuning.hpp"
 #include "backend_checks.hpp"
 
 using namespace matcompare;

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "../src/gpu/simt_tuning.hpp"
-#include "../src/gpu/tf32_passes.hpp"
+#include "../src/gpu/hopper/tf32_passes.hpp"
+#include "../src/gpu/simt/simt_tuning.hpp"
 
 using namespace matcompare;
 

@@ -7,11 +7,13 @@
 #include <stdexcept>
 
 #include "../cpu/kernels.hpp"
-#include "../gpu/gpu_runtime.hpp"
-#include "../gpu/kernels.hpp"
+#include "../gpu/hopper/tensor_core.hpp"
+#include "../gpu/hopper/tf32_passes.hpp"
+#include "../gpu/ladder/ladder.hpp"
 #include "../gpu/multi/multi_gpu.hpp"
-#include "../gpu/simt_tuning.hpp"
-#include "../gpu/tf32_passes.hpp"
+#include "../gpu/runtime/gpu_runtime.hpp"
+#include "../gpu/simt/simt_tuning.hpp"
+#include "../gpu/vendor/cublas.hpp"
 
 // Launchers and the scratch sizes that depend on the GPU exist only in the CUDA build.
 #if MATCOMPARE_HAVE_CUDA
@@ -70,94 +72,93 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   cpu(describe("cpu/openblas", "vendor (003/004 baselines)", "OpenBLAS cblas_sgemm", Precision::fp32, true),
       cpu::gemm_openblas);
 
-  const GpuKernelSpec padded_to_32{nullptr, 32, 32, 32};
-  auto with = [](GpuKernelSpec spec, gpu::LaunchFn launch) {
-    spec.launch = launch;
-    return spec;
-  };
+  // A GPU step's launch with the default layout (N and K padded to 4 floats); the named steps add the rest.
+  auto kernel = [](gpu::LaunchFn launch) { return GpuKernelSpec(launch); };
   gpu(describe("gpu/naive", "000 gemmKernel", "one thread per element; threadIdx.x walks rows, so warps are uncoalesced"),
-      with({}, GPU_LAUNCH(launch_naive)));
+      kernel(GPU_LAUNCH(launch_naive)));
   gpu(describe("gpu/naive-coalesced", "003 matrixMul_naive; 004 GPU3",
                "one thread per element; threadIdx.x walks columns, so a warp reads B and writes C contiguously"),
-      with({}, GPU_LAUNCH(launch_naive_coalesced)));
+      kernel(GPU_LAUNCH(launch_naive_coalesced)));
   gpu(describe("gpu/dot-transposed-b", "003 matrixMul_coalescing",
                "B transposed on the device first, then row-by-row dot products"),
-      GpuKernelSpec{GPU_LAUNCH(launch_dot_transposed_b), 1, 4, 4, &transposed_b_bytes});
+      kernel(GPU_LAUNCH(launch_dot_transposed_b)).with_scratch(&transposed_b_bytes));
   gpu(describe("gpu/cg-warp-shuffle", "002 sgemm_naive",
                "column-major 32x32 tile per block; A values passed between lanes by warp shuffles"),
-      with({}, GPU_LAUNCH(launch_cg_warp_shuffle)));
+      kernel(GPU_LAUNCH(launch_cg_warp_shuffle)));
   gpu(describe("gpu/cg-register-outputs", "002 sgemm_shared", "outputs kept in registers instead of a shared tile"),
-      with({}, GPU_LAUNCH(launch_cg_register_outputs)));
+      kernel(GPU_LAUNCH(launch_cg_register_outputs)));
   gpu(describe("gpu/cg-thread-tile-2x2", "002 sgemm_thread_tile",
                "each thread computes a 2x2 tile; padded shared tiles; C staged through shared memory"),
-      with({}, GPU_LAUNCH(launch_cg_thread_tile)));
+      kernel(GPU_LAUNCH(launch_cg_thread_tile)));
   gpu(describe("gpu/smem-tiled", "001 v1/v2; 003 matrixMul_tiling; 004 matmul4",
                "square tiles of A and B staged in dynamic shared memory, run-time tile size, bounds checks"),
-      with({}, GPU_LAUNCH(launch_smem_tiled)));
+      kernel(GPU_LAUNCH(launch_smem_tiled)));
   gpu(describe("gpu/smem-tiled-pitched", "004 matmul5",
                "matrices padded to whole tiles (cudaMallocPitch) so the kernel has no bounds checks"),
-      with(padded_to_32, GPU_LAUNCH(launch_smem_tiled_pitched)));
+      kernel(GPU_LAUNCH(launch_smem_tiled_pitched)).padded_to(32, 32, 32));
   gpu(describe("gpu/smem-tiled-template", "004 matmul6", "tile size a template parameter: loops fully unrolled"),
-      with(padded_to_32, GPU_LAUNCH(launch_smem_tiled_template)));
+      kernel(GPU_LAUNCH(launch_smem_tiled_template)).padded_to(32, 32, 32));
   gpu(describe("gpu/volkov-outer-product", "004 matmul7",
                "Volkov: a thread owns a 16-row column of a C tile in registers; B read straight to registers"),
-      GpuKernelSpec{GPU_LAUNCH(launch_volkov_outer_product), 16, 64, 32});
+      kernel(GPU_LAUNCH(launch_volkov_outer_product)).padded_to(16, 64, 32));
   gpu(describe("gpu/volkov-transposed-a", "004 matmul8", "Volkov with the A tile stored transposed and padded (+1)"),
-      GpuKernelSpec{GPU_LAUNCH(launch_volkov_transposed_a), 16, 64, 32});
+      kernel(GPU_LAUNCH(launch_volkov_transposed_a)).padded_to(16, 64, 32));
   gpu(describe("gpu/float4-global", "000 gemm_use_128", "each thread computes 4x4 outputs from 128-bit float4 loads"),
-      with({}, GPU_LAUNCH(launch_float4_global)));
+      kernel(GPU_LAUNCH(launch_float4_global)));
   gpu(describe("gpu/thread-tile-global", "000 gemm_use_tile", "larger 8x8 thread tile from float4 loads, no shared memory"),
-      with({}, GPU_LAUNCH(launch_thread_tile_global)));
+      kernel(GPU_LAUNCH(launch_thread_tile_global)));
   gpu(describe("gpu/smem-thread-tile", "001 v3", "128x128x8 shared tiles, 32x32 threads each computing 4x4 outputs"),
-      with({}, GPU_LAUNCH(launch_smem_thread_tile)));
+      kernel(GPU_LAUNCH(launch_smem_thread_tile)));
   gpu(describe("gpu/smem-remapped-loads", "001 v4", "thread indices remapped so tile loads are coalesced"),
-      with({}, GPU_LAUNCH(launch_smem_remapped_loads)));
+      kernel(GPU_LAUNCH(launch_smem_remapped_loads)));
   gpu(describe("gpu/smem-float4", "000 gemm_use_smem; 001 v5",
                "256 threads, 8x8 outputs each, tiles loaded with float4"),
-      with({}, GPU_LAUNCH(launch_smem_float4)));
+      kernel(GPU_LAUNCH(launch_smem_float4)));
   gpu(describe("gpu/smem-transposed-a", "000 gemm_transpose_smem; 001 v6",
                "A tile stored transposed in shared memory: column reads become row reads"),
-      with({}, GPU_LAUNCH(launch_smem_transposed_a)));
+      kernel(GPU_LAUNCH(launch_smem_transposed_a)));
   gpu(describe("gpu/smem-outer-product", "001 v7", "fragments read from shared memory as float4: outer product per k"),
-      with({}, GPU_LAUNCH(launch_smem_outer_product)));
+      kernel(GPU_LAUNCH(launch_smem_outer_product)));
   gpu(describe("gpu/register-prefetch", "000 gemm_hide_smem_latency",
                "next k's fragments loaded into registers while this k's are multiplied"),
-      with({}, GPU_LAUNCH(launch_register_prefetch)));
+      kernel(GPU_LAUNCH(launch_register_prefetch)));
   gpu(describe("gpu/double-buffered", "000 gemm_final; 001 v8",
                "two shared buffers: the next tile is fetched from global memory during compute"),
-      with({}, GPU_LAUNCH(launch_double_buffered)));
+      kernel(GPU_LAUNCH(launch_double_buffered)));
   gpu(describe("gpu/warp-tiled", "beyond the seeds (after 000 gemm_final / 001 v8)",
                "each warp owns a 64x32 warp tile of 4x4 lane sub-tiles, BK 16, B prefetched by cp.async"),
-      with({}, GPU_LAUNCH(launch_warp_tiled)));
+      kernel(GPU_LAUNCH(launch_warp_tiled)));
   gpu(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
                "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a tuned table "
                "picks the variant per GPU and shape class; a part-empty last round is cut in k across idle slots"),
-      GpuKernelSpec{GPU_LAUNCH(launch_simt_tuned), 1, 4, 4, GPU_SCRATCH(simt_tuned_scratch_bytes), false, 0});
+      kernel(GPU_LAUNCH(launch_simt_tuned)).with_scratch(GPU_SCRATCH(simt_tuned_scratch_bytes)));
   gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
-      with({}, GPU_LAUNCH(launch_wmma_tf32)));
+      kernel(GPU_LAUNCH(launch_wmma_tf32)));
   gpu(describe("gpu/tensor-core-tf32", "beyond the seeds (after 001 v10)",
                "Hopper wgmma TF32 on C^T tiles: A by TMA (4-stage ring), B via registers, decoupled warpgroups",
                Precision::tf32),
-      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32), 1, 4, 4, nullptr, false, 90});
+      kernel(GPU_LAUNCH(launch_tensor_core_tf32)).needs_compute_capability(90));
   gpu(describe("gpu/tensor-core-tf32-ws", "beyond the seeds (after gpu/tensor-core-tf32)",
                "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), two consumer "
                "warpgroups with double-buffered fragments, grouped tile order; the tile that fills the last wave best, "
                "split K while tiles are fewer than SMs",
                Precision::tf32),
-      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_tf32_ws), 1, 4, 4, GPU_SCRATCH(tf32_scratch_bytes), false, 90});
+      kernel(GPU_LAUNCH(launch_tensor_core_tf32_ws))
+          .with_scratch(GPU_SCRATCH(tf32_scratch_bytes))
+          .needs_compute_capability(90));
   gpu(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
                "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, big*small, "
                "small*big)"),
-      GpuKernelSpec{GPU_LAUNCH(launch_tensor_core_3xtf32), 1, 4, 4, GPU_SCRATCH(split_a_scratch_bytes), false, 90});
-  GpuKernelSpec cublas{};
-  cublas.uses_cublas = true;
+      kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
+          .with_scratch(GPU_SCRATCH(split_a_scratch_bytes))
+          .needs_compute_capability(90));
   BackendInfo cublas_tf32 =
       describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32);
   cublas_tf32.precision_vendor = true;
-  gpu(cublas_tf32, with(cublas, GPU_LAUNCH(launch_cublas_tf32)));
+  gpu(cublas_tf32, kernel(GPU_LAUNCH(launch_cublas_tf32)).with_cublas_handle());
   gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
                Precision::fp32, true),
-      with(cublas, GPU_LAUNCH(launch_cublas_fp32)));
+      kernel(GPU_LAUNCH(launch_cublas_fp32)).with_cublas_handle());
   // Past one GPU (issue 10): NVIDIA's engines on every GPU of --devices, compared with cuBLAS FP32 on one.
   list.push_back(gpu::make_cublasxt_backend(
       describe("gpu/cublasxt-fp32", "beyond the seeds (after 000 8.4.8 cuBLAS)",

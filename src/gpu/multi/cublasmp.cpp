@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "../gpu_runtime.hpp"
+#include "../runtime/gpu_runtime.hpp"
 #include "mp_workspace.hpp"
 #include "multi_gpu.hpp"
 

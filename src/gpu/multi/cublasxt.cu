@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "../../cpu/cache_flush.hpp"
-#include "../cuda_check.cuh"
-#include "../gpu_runtime.hpp"
+#include "../runtime/cuda_check.cuh"
+#include "../runtime/gpu_runtime.hpp"
 #include "multi_gpu.hpp"
 
 namespace matcompare::gpu {

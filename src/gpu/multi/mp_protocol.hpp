@@ -70,8 +70,9 @@ struct WorkerArgs {
   }
 };
 
-// The parent's commands, each answered by one reply line.
-enum class Op { init, upload, set_output, poison, compute, download, quit };
+// The parent's commands, each answered by one reply line. flush: evict the GPU's L2 (l2_flush.hpp's rule) and
+// answer once the write has finished, so every timed compute starts from a cold L2 on every GPU.
+enum class Op { init, upload, set_output, poison, flush, compute, download, quit };
 struct Command {
   explicit Command(Op o = Op::quit) : op(o) {}
   Op op;
@@ -85,6 +86,7 @@ inline const char* op_name(Op op) {
     case Op::upload: return "upload";
     case Op::set_output: return "set_output";
     case Op::poison: return "poison";
+    case Op::flush: return "flush";
     case Op::compute: return "compute";
     case Op::download: return "download";
     case Op::quit: return "quit";
@@ -152,7 +154,7 @@ inline Command decode_command(const std::string& line) {
     start = space + 1;
   }
   Command c;
-  for (Op op : {Op::init, Op::upload, Op::set_output, Op::poison, Op::compute, Op::download, Op::quit})
+  for (Op op : {Op::init, Op::upload, Op::set_output, Op::poison, Op::flush, Op::compute, Op::download, Op::quit})
     if (words[0] == op_name(op)) {
       c.op = op;
       const std::size_t expected = op == Op::compute ? 3 : op == Op::init ? 2 : 1;

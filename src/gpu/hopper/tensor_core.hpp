@@ -1,0 +1,12 @@
+#pragma once
+// The launch functions of the Hopper tensor-core rows (sm_90a), one per file in this folder; src/core/registry.cpp
+// lists them. tf32_passes.hpp describes the warp-specialized engine that the last two share.
+namespace matcompare::gpu {
+
+struct DeviceGemm;
+
+void launch_tensor_core_tf32(const DeviceGemm& g);     // tensor_core_tf32.cu
+void launch_tensor_core_tf32_ws(const DeviceGemm& g);  // tensor_core_tf32_ws.cu
+void launch_tensor_core_3xtf32(const DeviceGemm& g);   // tensor_core_3xtf32.cu
+
+}  // namespace matcompare::gpu

@@ -1,0 +1,65 @@
+// Fast path: gpu/tensor-core-3xtf32, beyond the seeds (Hopper, sm_90a): FP32 accuracy from TF32 tensor cores.
+// Extends: gpu/tensor-core-tf32-ws (tensor_core_tf32_ws.cu), whose engine it runs in three passes; below K = 8 it
+// hands the product to gpu/simt-tuned (simt/).
+// Adds: each input x is split into big = tf32(x) and small = tf32(x - big), and C = big(A)big(B) + big(A)small(B)
+// + small(A)big(B), dropping only small(A)small(B), about 2^-22 of each product. A is split once into device
+// scratch; B is split in registers as its fragments are loaded. Three TF32 passes cost three times the tensor work,
+// which still leaves them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the
+// two parts miss are not covered by FP32's error bound, which is tightest there, and such a product is bound by
+// memory, not arithmetic: it goes to the FP32 SIMT step instead.
+#include <cstdint>
+#include <stdexcept>
+
+#include "../runtime/device_gemm.cuh"
+#include "../simt/simt_tuning.hpp"
+#include "tensor_core.hpp"
+#include "tf32_passes.hpp"
+
+namespace matcompare::gpu {
+namespace {
+
+__device__ __forceinline__ float round_to_tf32(float x) {
+  std::uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
+  return __uint_as_float(r);
+}
+
+// out (2 * rows x k_padded, dense): small parts of A in rows [0, rows), big parts in rows [rows, 2 rows); rows past
+// m are zero, so the tiles that read them add nothing.
+__global__ void split_a(const float* __restrict__ a, int lda, int m, int rows, int k_padded, float* __restrict__ out) {
+  const int vectors_per_row = k_padded / 4;
+  const std::size_t total = std::size_t(rows) * vectors_per_row;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const int r = int(i / vectors_per_row), c = int(i % vectors_per_row) * 4;
+    const float4 x = r < m ? *reinterpret_cast<const float4*>(a + std::size_t(r) * lda + c) : make_float4(0, 0, 0, 0);
+    const float4 big = make_float4(round_to_tf32(x.x), round_to_tf32(x.y), round_to_tf32(x.z), round_to_tf32(x.w));
+    const float4 small = make_float4(round_to_tf32(x.x - big.x), round_to_tf32(x.y - big.y),
+                                     round_to_tf32(x.z - big.z), round_to_tf32(x.w - big.w));
+    *reinterpret_cast<float4*>(out + std::size_t(r) * k_padded + c) = small;
+    *reinterpret_cast<float4*>(out + (std::size_t(rows) + r) * k_padded + c) = big;
+  }
+}
+
+}  // namespace
+
+void launch_tensor_core_3xtf32(const DeviceGemm& g) {
+  constexpr int kMinTensorDepth = 8;
+  if (g.k < kMinTensorDepth) return launch_simt_tuned(g);
+  const GemmShape shape{g.m, g.n, g.k};
+  const int rows = int(split_a_rows(shape));
+  float* split = static_cast<float*>(g.scratch);
+  const std::size_t split_bytes = 2 * std::size_t(rows) * g.k_padded * sizeof(float);
+  if (g.k_padded % 4 != 0 || split_bytes > g.scratch_bytes)
+    throw std::logic_error("gpu/tensor-core-3xtf32: its scratch was sized for K padded to 4");
+  split_a<<<8 * multiprocessor_count(), 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
+  MC_CHECK_LAUNCH();
+  launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows, tf32_plan_here(shape, 3),
+                     split + split_bytes / sizeof(float), g.scratch_bytes - split_bytes);
+}
+
+std::size_t split_a_scratch_bytes(const GemmShape& s) {
+  return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 3));
+}
+
+}  // namespace matcompare::gpu

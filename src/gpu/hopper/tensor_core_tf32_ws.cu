@@ -1,0 +1,333 @@
+// Fast path: gpu/tensor-core-tf32-ws, beyond the seeds (Hopper, sm_90a); also the engine of gpu/tensor-core-3xtf32.
+// Extends: gpu/tensor-core-tf32 (tensor_core_tf32.cu), itself after gpu/wmma-tf32 (ladder/wmma_tf32.cu).
+// Adds: the same C^T = B^T A^T warpgroup MMA, now warp-specialized and persistent. A producer warpgroup only
+// issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a 4-stage mbarrier ring; two consumer
+// warpgroups only multiply, with their register fragments double-buffered so that the next k tile's shared loads
+// overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
+// sm_90, which kept the tensor pipe waiting). Blocks stay resident and walk the output tiles in grouped order, so a
+// tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128, 128x256 or 128x128,
+// whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
+// blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
+// operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "../runtime/device_gemm.cuh"
+#include "../runtime/tile_io.cuh"
+#include "hopper.cuh"
+#include "tensor_core.hpp"
+#include "tf32_passes.hpp"
+
+namespace matcompare::gpu {
+namespace {
+
+constexpr int kBK = kTf32Depth;                  // depth of a k tile: one 128-byte swizzle row of A
+constexpr int kConsumers = 2;                    // warpgroups that multiply; one more produces
+constexpr int kThreads = 128 * (1 + kConsumers);
+constexpr int kBBoxCols = 32;                    // a B box row is one 128-byte swizzle row
+constexpr int kBBoxBytes = kBK * kBBoxCols * 4;  // 4 KiB
+constexpr int kAlign = 1024;                     // the 128-byte swizzle repeats every 8 rows
+constexpr int kRingBytes = 192 * 1024;
+constexpr int kGroup = 8;                        // block rows per rasterization group
+// Registers move from the producer, which needs few, to the consumers' 128 accumulators and up to 2 x 32 fragments.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "one block per SM");
+static_assert(kBK * 4 == 128 && kBBoxBytes % kAlign == 0, "tiles are whole 128-byte swizzle periods");
+
+// A block tile of kRows rows of C (the wgmma N: A's TMA box) by kConsumers x kSlabs x 64 columns: each consumer
+// holds kSlabs wgmma tiles of 64 x kRows of C^T, one per 64 columns.
+template <int kRows, int kSlabs>
+struct Tile {
+  static constexpr int kBM = kRows, kBN = kConsumers * kSlabs * 64;
+  static constexpr int kAccs = kRows / 2;  // per slab: 64 x kRows over the 128 threads of a warpgroup
+  static constexpr int kATileBytes = kBM * kBK * 4;
+  static constexpr int kBBoxes = kBN / kBBoxCols;
+  static constexpr int kStageBytes = kATileBytes + kBBoxes * kBBoxBytes;
+  static constexpr int kStages = kRingBytes / kStageBytes;
+  static constexpr int kBarrierOffset = kStages * kStageBytes;  // then full[kStages], empty[kStages]
+  static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * kStages * 8 + kAlign;
+  static_assert(kATileBytes % kAlign == 0, "A tiles are whole 128-byte swizzle periods");
+  static_assert(kBM <= 256 && (kBM == 256 || kBM == 128), "TMA boxes have at most 256 rows; wgmma N is 128 or 256");
+  static_assert(kStages >= 4, "the ring keeps the producer a few tiles ahead");
+  static_assert(kSlabs * kAccs <= 128, "accumulators fit the consumer's registers");
+};
+
+#if MC_HOPPER_DEVICE_CODE
+template <int kRegisters>
+__device__ __forceinline__ void grow_registers() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+template <int kRegisters>
+__device__ __forceinline__ void shrink_registers() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+}
+
+// The register operand's TF32 parts, rounded as cvt.rna rounds (to nearest, ties away from zero) but in fewer
+// instructions: the tensor cores read only the top 19 bits of an FP32 register, so adding half a TF32 ulp to the
+// bits and letting the hardware drop the low 13 is that rounding. (On sm_90 cvt.rna.tf32 is four ALU instructions
+// per value: a compare with infinity, the add, a select and the mask; at 16 values per consumer thread and k tile
+// they were 40% of what the consumers issued.) Infinities and NaNs pass unchanged, as from cvt.rna.
+__device__ __forceinline__ std::uint32_t big_part(float x) {
+  const std::uint32_t bits = __float_as_uint(x);
+  return fabsf(x) < INFINITY ? bits + 0x1000u : bits;
+}
+// What the big part leaves over, rounded the same way: x minus the TF32 value nearest x is exact in FP32. The big
+// part of an infinity or a NaN carries it; its small part is 0.
+__device__ __forceinline__ std::uint32_t small_part(float x) {
+  const float rest = x - __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u);
+  return fabsf(x) < INFINITY ? __float_as_uint(rest) + 0x1000u : 0u;
+}
+
+// One k tile's register fragments from the B boxes of a stage: thread (g, t4)'s pairs of adjacent C columns at
+// k = t4 (lo_offset) and t4 + 4 (hi_offset) of each k8 step, as big or as small parts.
+template <bool kSmall, int kSlabs, int kSlabBytes>
+__device__ __forceinline__ void load_fragments(const unsigned char* b_stage, int lo_offset, int hi_offset,
+                                               std::uint32_t (&frag)[kSlabs][kBK / 8][4]) {
+#pragma unroll
+  for (int j = 0; j < kSlabs; ++j) {
+#pragma unroll
+    for (int k8 = 0; k8 < kBK / 8; ++k8) {
+      const unsigned char* rows = b_stage + j * kSlabBytes + k8 * 8 * 128;
+      const float2 lo = *reinterpret_cast<const float2*>(rows + lo_offset);
+      const float2 hi = *reinterpret_cast<const float2*>(rows + hi_offset);
+      const float v[4] = {lo.x, lo.y, hi.x, hi.y};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) frag[j][k8][e] = kSmall ? small_part(v[e]) : big_part(v[e]);
+    }
+  }
+}
+#endif
+
+// passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
+// and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A) big(B), the
+// small terms first so that they are not lost against the large partial sums. A unit of work is one tile's share
+// of its passes x k tiles steps; with splits > 1 each unit writes its raw sum to its plane of `partials` (rows
+// ld_partial apart) instead of C.
+template <int kRows, int kSlabs>
+__global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
+                                                                   const __grid_constant__ CUtensorMap b_map,
+                                                                   float* __restrict__ c, int ldc, float alpha,
+                                                                   float beta, int m, int n, int k_padded, int passes,
+                                                                   int big_a_rows, int splits,
+                                                                   float* __restrict__ partials, int ld_partial) {
+#if MC_HOPPER_DEVICE_CODE
+  using T = Tile<kRows, kSlabs>;
+  constexpr int kStages = T::kStages, kStageBytes = T::kStageBytes, kATileBytes = T::kATileBytes;
+  extern __shared__ unsigned char smem_raw[];
+  // The swizzle is applied to absolute shared addresses, so tiles must start on a 1024-byte boundary; the
+  // dynamic window's start is only 16-byte aligned for sure.
+  const std::uint32_t raw_addr = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem_raw));
+  const std::uint32_t smem_addr = (raw_addr + kAlign - 1) & ~std::uint32_t(kAlign - 1);
+  const unsigned char* smem = smem_raw + (smem_addr - raw_addr);
+  const std::uint32_t full = smem_addr + T::kBarrierOffset, empty = full + kStages * 8;
+
+  const int tid = threadIdx.x, warpgroup = tid / 128;
+  const int tiles_m = (m + T::kBM - 1) / T::kBM, tiles_n = (n + T::kBN - 1) / T::kBN;
+  const int k_tiles = (k_padded + kBK - 1) / kBK, steps = passes * k_tiles;  // k tiles per output tile
+  const int units = tiles_m * tiles_n * splits;
+  // Unit u: tile u / splits, its steps [first, last).
+  auto unit_of = [&](int u, int& tile_m, int& tile_n, int& first, int& last) {
+    rasterize(u / splits, tiles_m, tiles_n, kGroup, tile_m, tile_n);
+    first = u % splits * steps / splits;
+    last = (u % splits + 1) * steps / splits;
+  };
+
+  if (tid == 0) {
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      init_barrier(full + s * 8, 1);
+      init_barrier(empty + s * 8, kConsumers * 4);  // every consumer warp releases a stage it has read
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  }
+  __syncthreads();  // the barriers exist before anyone waits on them or a TMA completes on them
+
+  // Ring position `it` counts k tiles over all of this block's units: stage it % kStages, its use number
+  // it / kStages selects the barrier phase.
+  if (warpgroup == 0) {
+    shrink_registers<kProducerRegisters>();
+    if (tid != 0) return;
+    int it = 0;
+    for (int u = blockIdx.x; u < units; u += gridDim.x) {
+      int tile_m, tile_n, first, last;
+      unit_of(u, tile_m, tile_n, first, last);
+      int pass = first / k_tiles, k_tile = first % k_tiles;  // of each step, counted on rather than divided out
+      for (int step = first; step < last; ++step, ++it) {
+        const int k0 = k_tile * kBK;
+        const bool small_a = pass == 0;
+        if (++k_tile == k_tiles) k_tile = 0, ++pass;
+        const int s = it % kStages;
+        if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
+        const std::uint32_t stage = smem_addr + s * kStageBytes;
+        expect_bytes(full + s * 8, kStageBytes);
+        load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * T::kBM + (small_a ? 0 : big_a_rows));
+#pragma unroll
+        for (int i = 0; i < T::kBBoxes; ++i)
+          load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, tile_n * T::kBN + i * kBBoxCols,
+                       k0);
+      }
+    }
+    return;
+  }
+
+  grow_registers<kConsumerRegisters>();
+  const int consumer = warpgroup - 1, warp = tid / 32 % 4, lane = tid % 32, g = lane / 4, t4 = lane % 4;
+  // Fragment of the register operand (PTX "wgmma .tf32 register fragment A"): thread (g, t4) of a warp holds rows
+  // g, g+8 at k = t4, t4+4. M order within a warp is free (it only permutes rows of C^T); rows g and g+8 are taken
+  // as a pair of adjacent C columns, one 8-byte load. The pairs are placed so that a half-warp's loads hit 32
+  // different banks of the swizzled B box: lanes g = 0, 1 and g = 2, 3 use 16-byte chunks 4 apart (the swizzle
+  // XORs the chunk with k % 8, and t4 only reaches its low 2 bits); the warps of a pair share a box. A slab's
+  // 64 columns are two boxes; slab j of consumer q is slab q * kSlabs + j of the tile.
+  const int box = 2 * consumer * kSlabs + warp / 2;
+  const int chunk = 2 * (warp % 2) + g / 4 + (g / 2 % 2) * 4;
+  const int half = g % 2;
+  const int tile_col = box * kBBoxCols + chunk * 4 + half * 2;
+  const int lo_offset = box * kBBoxBytes + t4 * 128 + (chunk ^ t4) * 16 + half * 8;
+  const int hi_offset = box * kBBoxBytes + (t4 + 4) * 128 + (chunk ^ (t4 + 4)) * 16 + half * 8;
+  constexpr int kSlabBytes = 2 * kBBoxBytes, kSlabCols = 2 * kBBoxCols;
+
+  int it = 0;
+  float acc[kSlabs][T::kAccs];
+  std::uint32_t frag[2][kSlabs][kBK / 8][4];
+  for (int u = blockIdx.x; u < units; u += gridDim.x) {
+    int tile_m, tile_n, first, last;
+    unit_of(u, tile_m, tile_n, first, last);
+#pragma unroll
+    for (int j = 0; j < kSlabs; ++j)
+#pragma unroll
+      for (int i = 0; i < T::kAccs; ++i) acc[j][i] = 0.0f;
+    int previous_stage = -1;
+    // One k tile: its fragments load while the previous tile's wgmmas run; once those are done, their stage
+    // goes back to the producer and their fragment buffer is free for the next tile.
+    auto multiply = [&](int step, std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
+      const int s = it % kStages;
+      wait_barrier(full + s * 8, it / kStages % 2);
+      const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
+      if (passes == 3 && step >= k_tiles && step < 2 * k_tiles)  // the middle pass, big(A) small(B)
+        load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+      else
+        load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+      wgmma_fence();
+      const std::uint32_t a_tile = smem_addr + s * kStageBytes;
+#pragma unroll
+      for (int k8 = 0; k8 < kBK / 8; ++k8)
+#pragma unroll
+        for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
+      wgmma_commit();
+      wgmma_wait<1>();
+      if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+      previous_stage = s;
+      ++it;
+    };
+    for (int step = first; step < last; step += 2) {
+      multiply(step, frag[0]);
+      if (step + 1 < last) multiply(step + 1, frag[1]);
+    }
+    wgmma_wait<0>();
+    if (lane == 0) arrive_barrier(empty + previous_stage * 8);
+    const int row0 = tile_m * T::kBM, col0 = tile_n * T::kBN + tile_col;
+    float* plane = splits == 1 ? nullptr : partials + std::size_t(u % splits) * m * ld_partial;
+#pragma unroll
+    for (int j = 0; j < kSlabs; ++j) {
+      settle_accumulators(acc[j]);
+      if (plane)
+        store_transposed_tile(acc[j], plane, ld_partial, m, n, 1.0f, 0.0f, row0, col0 + j * kSlabCols, t4);
+      else
+        store_transposed_tile(acc[j], c, ldc, m, n, alpha, beta, row0, col0 + j * kSlabCols, t4);
+    }
+  }
+#endif
+}
+
+// C = alpha (sum of the splits' planes, in split order) + beta C, four columns per thread: the planes' rows are
+// 16-byte aligned, and C's too when ldc is a multiple of 4 (C itself starts on a cudaMallocPitch boundary). Columns
+// past n hold nothing to add (at most column n is written, as the pair of an odd n's last column).
+__global__ void sum_partials(const float* __restrict__ partials, int ld_partial, int splits, float* __restrict__ c,
+                             int ldc, int m, int n, float alpha, float beta) {
+  const int quads_per_row = (n + 3) / 4;
+  const std::size_t plane = std::size_t(m) * ld_partial;
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m * quads_per_row; q += gridDim.x * blockDim.x) {
+    const int row = q / quads_per_row, col = q % quads_per_row * 4;
+    const float* p = partials + std::size_t(row) * ld_partial + col;
+    float* out = c + std::size_t(row) * ldc + col;
+    if (col + 4 <= n && ldc % 4 == 0) {
+      float4 sum = *reinterpret_cast<const float4*>(p);
+      for (int s = 1; s < splits; ++s) {
+        const float4 x = *reinterpret_cast<const float4*>(p + s * plane);
+        sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
+      }
+      store_scaled4(alpha, beta, sum, out);
+    } else {
+      for (int j = 0; j < 4 && col + j < n; ++j) {
+        float sum = p[j];
+        for (int s = 1; s < splits; ++s) sum += p[s * plane + j];
+        out[j] = scale_output(alpha, beta, sum, out + j);
+      }
+    }
+  }
+}
+
+template <int kRows, int kSlabs>
+void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
+                 int big_a_rows, const Tf32Plan& plan, float* partials) {
+  using T = Tile<kRows, kSlabs>;
+  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
+  const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
+  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs>;
+  MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
+  const int splits = plan.splits, sms = plan.sm_count;
+  const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
+  const int ld_partial = tf32_partial_ld(g.n);
+  kernel<<<units < sms ? units : sms, kThreads, T::kSmemBytes, g.stream>>>(
+      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows, splits, partials,
+      ld_partial);
+  MC_CHECK_LAUNCH();
+  if (splits == 1) return;
+  sum_partials<<<4 * sms, 256, 0, g.stream>>>(partials, ld_partial, splits, g.c, g.ldc, g.m, g.n, g.alpha, g.beta);
+  MC_CHECK_LAUNCH();
+}
+
+// The tile MATCOMPARE_TF32_TILE names, or nullptr.
+const Tf32Tile* forced_tile() {
+  const char* wanted = std::getenv("MATCOMPARE_TF32_TILE");
+  if (wanted == nullptr || *wanted == '\0') return nullptr;
+  std::string names;
+  for (const Tf32Tile& t : kTf32Tiles) {
+    const std::string name = tf32_tile_name(t);
+    if (name == wanted) return &t;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  throw std::runtime_error(std::string("MATCOMPARE_TF32_TILE=") + wanted + " is not one of " + names);
+}
+
+}  // namespace
+
+Tf32Plan tf32_plan_here(const GemmShape& s, int passes) {
+  return tf32_plan(s, passes, multiprocessor_count(), forced_tile());
+}
+
+std::size_t tf32_scratch_bytes(const GemmShape& s) { return tf32_partial_bytes(s, tf32_plan_here(s, 1)); }
+
+void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
+                        int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
+  require_wgmma(step);
+  const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
+  if (plan.splits < 1 || needed > partial_capacity)
+    throw std::logic_error(std::string(step) + ": the plan (" + tf32_tile_name(plan.tile) + ", " +
+                           std::to_string(plan.splits) + " splits) needs " +
+                           std::to_string(needed) + " bytes of partial sums and the workspace has " +
+                           std::to_string(partial_capacity) +
+                           " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
+  if (plan.tile.rows == 256) return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  if (plan.tile.cols == 256) return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+}
+
+void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
+  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, tf32_plan_here(GemmShape{g.m, g.n, g.k}, 1),
+                     static_cast<float*>(g.scratch), g.scratch_bytes);
+}
+
+}  // namespace matcompare::gpu

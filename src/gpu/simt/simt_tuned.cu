@@ -1,0 +1,183 @@
+// Fast path: the launch of gpu/simt-tuned, beyond the seeds.
+// Extends: gpu/warp-tiled (ladder/warp_tiled.cu), through the kernel of simt_tuned.cuh.
+// Adds: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU and shape class
+// (simt_tuning_table.inc, written by matcompare-tune).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+
+#include "../runtime/device_gemm.cuh"
+#include "../runtime/gpu_runtime.hpp"
+#include "simt_tuning.hpp"
+
+namespace matcompare::gpu {
+namespace simt {
+std::vector<SimtVariant> row_a_variants();
+std::vector<SimtVariant> col_a_variants();
+}  // namespace simt
+
+namespace {
+
+// gpu/warp-tiled's design with the rasterization added: the choice for GPUs the table does not know.
+constexpr const char* kDefaultVariant = "128x128x16_w64x32_l8x4_s2_colA_b2";
+
+std::mutex forced_mutex;
+SimtChoice forced;
+
+SimtHardware this_gpu() {
+  return {compute_capability(), multiprocessor_count(), [](const std::string& name) {
+            for (const SimtVariant& v : simt_variants())
+              if (v.name == name) return v.resident_blocks();
+            return 0;
+          }};
+}
+
+}  // namespace
+
+const std::vector<SimtVariant>& simt_variants() {
+  static const std::vector<SimtVariant> all = [] {
+    std::vector<SimtVariant> v = simt::row_a_variants();
+    for (auto& x : simt::col_a_variants()) v.push_back(std::move(x));
+    return v;
+  }();
+  return all;
+}
+
+const std::vector<SimtTableRow>& simt_table() {
+  static const std::vector<SimtTableRow> rows = {
+#include "simt_tuning_table.inc"
+  };
+  return rows;
+}
+
+namespace {
+
+// What cutting costs, in k tiles of work (estimates, bench/NOTES.md): a tail block's ring fill and store, and the
+// kernel that adds the parts (two more launches, a read of both parts and a write of the tile).
+constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
+
+std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_t slots, bool cut_any_rest) {
+  SimtSchedule plan;
+  plan.tiles = plan.whole_tiles = tiles;
+  if (tiles < 1 || k_tiles < 1 || slots < 1) return plan;
+  plan.rounds = double(ceil_div64(tiles, slots));
+  const std::int64_t full_rounds = tiles / slots, rest = tiles % slots, idle = slots - rest;
+  // With no whole round before it, the cut round is all there is: tried, and it lost (bench/NOTES.md).
+  if (rest == 0 || k_tiles < 2 || (full_rounds == 0 && !cut_any_rest)) return plan;
+  // The idle slots run the tails in turn, `per_worker` each; the head then balances that: head = per_worker * (tail +
+  // its cost).
+  const std::int64_t per_worker = ceil_div64(rest, idle);
+  const double balanced = double(per_worker) * (double(k_tiles) + kTailCostKTiles) / double(per_worker + 1);
+  const std::int64_t head = std::clamp<std::int64_t>(std::int64_t(std::ceil(balanced)), 1, k_tiles - 1);
+  const double round =
+      (std::max(double(head), double(per_worker) * (double(k_tiles - head) + kTailCostKTiles)) + kAddCostKTiles) /
+      double(k_tiles);
+  if (!cut_any_rest && double(full_rounds) + round > 0.99 * plan.rounds) return plan;  // gains 1% or more
+  plan.whole_tiles = full_rounds * slots;
+  plan.head_k_tiles = int(head);
+  plan.tails_per_slot = int(per_worker);
+  plan.rounds = double(full_rounds) + round;
+  return plan;
+}
+
+std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats) {
+  if (plan.head_k_tiles == 0) return 0;
+  return 2 * std::size_t(plan.cut_tiles()) * std::size_t(tile_floats) * sizeof(float);
+}
+
+SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, std::int64_t slots,
+                               bool cut_any_rest) {
+  const std::int64_t tiles = ceil_div64(shape.m, block_rows) * ceil_div64(shape.n, block_cols);
+  const std::int64_t k_padded = ceil_div64(shape.k, 4) * 4;  // the spec's pad_k
+  return simt_schedule(tiles, ceil_div64(k_padded, block_k), slots, cut_any_rest);
+}
+
+SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
+  const std::int64_t mn = shape.m * shape.n;
+  std::int64_t class_bound = std::numeric_limits<std::int64_t>::max();
+  bool known = false;
+  for (const SimtTableRow& row : table)
+    if (row.compute_capability == hardware.compute_capability && mn <= row.max_mn && row.max_mn <= class_bound) {
+      class_bound = row.max_mn;
+      known = true;
+    }
+  if (!known) return {kDefaultVariant, 8};
+
+  SimtChoice best{kDefaultVariant, 8};
+  double best_ms = std::numeric_limits<double>::infinity();
+  for (const SimtTableRow& row : table) {
+    if (row.compute_capability != hardware.compute_capability || row.max_mn != class_bound) continue;
+    const SimtVariant* variant = nullptr;
+    for (const SimtVariant& v : simt_variants())
+      if (v.name == row.variant) variant = &v;
+    if (!variant) continue;
+    const int resident = hardware.resident_blocks(row.variant);
+    if (resident < 1) continue;
+    const auto rounds = [&](const GemmShape& s) {
+      return simt_schedule_for(s, variant->block_rows, variant->block_cols, variant->block_k,
+                               std::int64_t(hardware.sm_count) * resident)
+          .rounds;
+    };
+    const GemmShape tuned{row.tuned_size, row.tuned_size, row.tuned_size};
+    const double estimated_ms = row.tuned_ms / rounds(tuned) * rounds(shape);
+    if (estimated_ms < best_ms) {
+      best_ms = estimated_ms;
+      best = {row.variant, row.group};
+    }
+  }
+  return best;
+}
+
+void force_simt_choice(const SimtChoice& choice) {
+  const std::lock_guard<std::mutex> lock(forced_mutex);
+  forced = choice;
+}
+
+namespace {
+
+SimtChoice current_choice(const GemmShape& shape) {
+  SimtChoice choice;
+  {
+    const std::lock_guard<std::mutex> lock(forced_mutex);
+    choice = forced;
+  }
+  if (choice.variant.empty()) choice = simt_choice(simt_table(), this_gpu(), shape);
+  return choice;
+}
+
+const SimtVariant& named_variant(const std::string& name) {
+  for (const SimtVariant& v : simt_variants())
+    if (v.name == name) return v;
+  throw std::runtime_error("gpu/simt-tuned: no variant named '" + name + "' (the tuning table is stale)");
+}
+
+SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int forced_slots) {
+  const std::int64_t slots =
+      forced_slots > 0 ? forced_slots : std::int64_t(multiprocessor_count()) * v.resident_blocks();
+  return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, slots, forced_slots > 0);
+}
+
+}  // namespace
+
+std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
+  const int forced_slots = current_choice(shape).slots;
+  std::size_t bytes = 0;
+  for (const SimtVariant& v : simt_variants())
+    bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
+  return bytes;
+}
+
+void launch_simt_tuned(const DeviceGemm& g) {
+  const GemmShape shape{g.m, g.n, g.k};
+  const SimtChoice choice = current_choice(shape);
+  const SimtVariant& v = named_variant(choice.variant);
+  v.launch(g, choice.group, schedule_here(v, shape, choice.slots));
+}
+
+}  // namespace matcompare::gpu

@@ -1,0 +1,308 @@
+#pragma once
+// Fast path: the kernel of gpu/simt-tuned, beyond the seeds.
+// Extends: gpu/warp-tiled (ladder/warp_tiled.cu).
+// Adds: the warp-tiled design made a parameter space, so a tuner can pick the point that is fastest on a given GPU
+// and shape (simt_tuning.hpp). Over ladder/warp_tiled.cu:
+//  - a cp.async ring of kStages tiles for B, and for A too when A is kept row-major in shared memory
+//    (its rows are then read as float4 along k, 4 k steps at a time, instead of transposed);
+//  - block tile, warp tile, lane grid, K step and blocks per SM as template parameters;
+//  - grouped rasterization: consecutive blocks sweep a group of block rows, so their A rows and B columns
+//    are reused from L2 (a run-time parameter).
+#include <cstddef>
+#include <stdexcept>
+
+#include "../runtime/device_gemm.cuh"
+#include "../runtime/tile_io.cuh"
+#include "simt_tuning.hpp"
+
+namespace matcompare::gpu::simt {
+
+template <int kBM_, int kBN_, int kBK_, int kWM_, int kWN_, int kLaneRows_, int kStages_, bool kTransposedA_,
+          int kMinBlocks_>
+struct Config {
+  static constexpr int kBM = kBM_, kBN = kBN_, kBK = kBK_;  // block tile
+  static constexpr int kWM = kWM_, kWN = kWN_;              // warp tile
+  static constexpr int kLaneRows = kLaneRows_, kLaneCols = 32 / kLaneRows_;
+  static constexpr int kStages = kStages_;
+  static constexpr bool kTransposedA = kTransposedA_;  // A through registers, stored [k][m]; else cp.async, [m][k]
+  static constexpr int kMinBlocks = kMinBlocks_;
+  static constexpr int kThreads = (kBM / kWM) * (kBN / kWN) * 32;
+  // A lane computes 4x4 blocks kRM x kRN times, the blocks one lane grid apart: a warp's float4 fragment reads
+  // then cover contiguous 16-byte pieces.
+  static constexpr int kRM = kWM / (4 * kLaneRows), kRN = kWN / (4 * kLaneCols);
+  static constexpr int kTM = 4 * kRM, kTN = 4 * kRN;
+  // Row-major A rows are padded by 4 floats so that lanes reading rows 4 apart hit different banks; the
+  // transposed tile is padded by 4 for the same reason as in ladder/warp_tiled.cu.
+  static constexpr int kLdA = kTransposedA ? kBM + 4 : kBK + 4;
+  static constexpr int kATileFloats = kTransposedA ? kBK * kLdA : kBM * kLdA;
+  static constexpr int kStageFloats = kATileFloats + kBK * kBN;
+  static constexpr std::size_t kSmemBytes = std::size_t(kStages) * kStageFloats * sizeof(float);
+  static constexpr int kACopies = kBM * kBK / 4 / kThreads, kBCopies = kBK * kBN / 4 / kThreads;
+
+  static_assert(kBM % kWM == 0 && kBN % kWN == 0, "warp tiles cover the block tile");
+  static_assert(32 % kLaneRows == 0 && kRM >= 1 && kRN >= 1 && kRM * 4 * kLaneRows == kWM &&
+                    kRN * 4 * kLaneCols == kWN,
+                "the lane grid covers the warp tile in 4x4 blocks");
+  static_assert(kBK % 4 == 0 && kACopies >= 1 && kBCopies >= 1 && kACopies * kThreads * 4 == kBM * kBK &&
+                    kBCopies * kThreads * 4 == kBK * kBN,
+                "every thread moves whole float4s of both tiles");
+  static_assert(kStages >= 2, "at least double buffering");
+  static_assert(kThreads % (kBN / 4) == 0 && kThreads % (kBK / 4) == 0,
+                "a thread's copies of a tile are whole rows apart, at one column");
+};
+
+// A lane's first row and column of its 4x4 blocks, relative to the block tile.
+template <typename C>
+struct LaneTile {
+  int a_first, b_first;
+  __device__ __forceinline__ explicit LaneTile(int tid) {
+    const int warp = tid / 32, lane = tid % 32;
+    const int warp_row = warp / (C::kBN / C::kWN) * C::kWM, warp_col = warp % (C::kBN / C::kWN) * C::kWN;
+    a_first = warp_row + lane / C::kLaneCols * 4;
+    b_first = warp_col + lane % C::kLaneCols * 4;
+  }
+};
+
+// acc += the block tile at (block_row, block_col) over k tiles kt_begin .. kt_end - 1, k below k_end: the whole k
+// loop of a one-tile block, or the head or the tail of a cut tile.
+template <typename C>
+__device__ __forceinline__ void tile_product(float* smem, const float* __restrict__ a, int lda,
+                                             const float* __restrict__ b, int ldb, int m, int n, int block_row,
+                                             int block_col, int kt_begin, int kt_end, int k_end,
+                                             float (&acc)[C::kTM][C::kTN]) {
+  const int tid = threadIdx.x;
+  const LaneTile<C> lanes(tid);
+  const int a_first = lanes.a_first, b_first = lanes.b_first;
+
+  auto a_stage = [&](int s) { return smem + s * C::kStageFloats; };
+  auto b_stage = [&](int s) { return smem + s * C::kStageFloats + C::kATileFloats; };
+
+  // A thread's copies, worked out once: copy l of a family reads row first + l * step of its tile at a fixed
+  // column, so one pointer per family, advanced a tile at a time, serves them all, and only the k bound is checked
+  // per tile. (Computing every address afresh cost the loop 64-bit multiplies and kernel parameters reloaded.)
+  // B: copy l is float4 number tid + l*kThreads of the kBK x kBN tile, row-major.
+  constexpr int kBRowStep = C::kThreads / (C::kBN / 4);
+  const int b_row = tid / (C::kBN / 4), b_col = tid % (C::kBN / 4) * 4;
+  const bool b_col_in = block_col + b_col < n;
+  const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
+  const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
+  auto copy_b = [&](int tile, int s) {
+    const float* src = b_next;
+#pragma unroll
+    for (int l = 0; l < C::kBCopies; ++l, src += b_copy_stride) {
+      const bool in = b_col_in && tile * C::kBK + b_row + l * kBRowStep < k_end;
+      copy16_async(b_stage(s) + (b_row + l * kBRowStep) * C::kBN + b_col, src, in);
+    }
+    b_next += b_tile_stride;
+  };
+  // A: copy l is float4 number tid + l*kThreads of the kBM x kBK tile, row-major.
+  constexpr int kARowStep = C::kThreads / (C::kBK / 4);
+  const int a_row = tid / (C::kBK / 4), a_col = tid % (C::kBK / 4) * 4;
+  // The copies whose rows are inside A: the first a_rows_in of them.
+  const int a_rows_in = m - block_row - a_row <= 0 ? 0 : (m - block_row - a_row + kARowStep - 1) / kARowStep;
+  const float* a_next = a + std::size_t(block_row + a_row) * lda + a_col + kt_begin * C::kBK;
+  const std::size_t a_copy_stride = std::size_t(kARowStep) * lda;
+  float4 staged_a[C::kTransposedA ? C::kACopies : 1];  // the transposed path's next A tile
+  auto fetch_a = [&](int tile, int s) {
+    const bool k_in = tile * C::kBK + a_col < k_end;
+    const float* src = a_next;
+#pragma unroll
+    for (int l = 0; l < C::kACopies; ++l, src += a_copy_stride) {
+      const bool in = k_in && l < a_rows_in;
+      if constexpr (C::kTransposedA)
+        staged_a[l] = in ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      else
+        copy16_async(a_stage(s) + (a_row + l * kARowStep) * C::kLdA + a_col, src, in);
+    }
+    a_next += C::kBK;
+  };
+  auto store_staged_a = [&](int s) {
+    if constexpr (C::kTransposedA) {
+#pragma unroll
+      for (int l = 0; l < C::kACopies; ++l) {
+        float* as = a_stage(s) + a_row + l * kARowStep;
+        as[(a_col + 0) * C::kLdA] = staged_a[l].x;
+        as[(a_col + 1) * C::kLdA] = staged_a[l].y;
+        as[(a_col + 2) * C::kLdA] = staged_a[l].z;
+        as[(a_col + 3) * C::kLdA] = staged_a[l].w;
+      }
+    }
+  };
+
+  auto multiply_stage = [&](int s) {
+    const float* as = a_stage(s);
+    const float* bs = b_stage(s);
+#pragma unroll
+    for (int k4 = 0; k4 < C::kBK; k4 += 4) {
+      // A fragments of 4 k steps: transposed, one float4 per 4 rows and k; row-major, one float4 per row.
+      float af[4][C::kTM];
+#pragma unroll
+      for (int i = 0; i < C::kTM; i += 4) {
+        const int row = a_first + i / 4 * (4 * C::kLaneRows);
+        if constexpr (C::kTransposedA) {
+#pragma unroll
+          for (int kk = 0; kk < 4; ++kk) unpack4(load4(as + (k4 + kk) * C::kLdA + row), &af[kk][i]);
+        } else {
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            const float4 v = load4(as + (row + r) * C::kLdA + k4);
+            af[0][i + r] = v.x;
+            af[1][i + r] = v.y;
+            af[2][i + r] = v.z;
+            af[3][i + r] = v.w;
+          }
+        }
+      }
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+        float bf[C::kTN];
+#pragma unroll
+        for (int j = 0; j < C::kTN; j += 4)
+          unpack4(load4(bs + (k4 + kk) * C::kBN + b_first + j / 4 * (4 * C::kLaneCols)), &bf[j]);
+#pragma unroll
+        for (int i = 0; i < C::kTM; ++i)
+#pragma unroll
+          for (int j = 0; j < C::kTN; ++j) acc[i][j] += af[kk][i] * bf[j];
+      }
+    }
+  };
+
+  // The ring: tile t lives in stage t % kStages; kStages - 1 tiles are in flight while one is multiplied.
+  // Tiles past the end are fetched too, as zeros without a read of memory (the k bound), into stages nothing
+  // reads again: the loop then has no branch around its copies.
+#pragma unroll
+  for (int s = 0; s < C::kStages - 1; ++s) {
+    const int tile = kt_begin + s;
+    fetch_a(tile, tile % C::kStages);
+    store_staged_a(tile % C::kStages);
+    copy_b(tile, tile % C::kStages);
+    commit_copies();
+  }
+  for (int t = kt_begin; t < kt_end; ++t) {
+    wait_copies_but<C::kStages - 2>();
+    // Tile t is complete for everyone, and everyone is done with tile t-1, whose stage is refilled next.
+    __syncthreads();
+    const int next = t + C::kStages - 1;
+    fetch_a(next, next % C::kStages);
+    copy_b(next, next % C::kStages);
+    commit_copies();
+    multiply_stage(t % C::kStages);
+    // The register-staged A arrives during the multiply; its stage is read only after the barrier at the top of
+    // a later iteration.
+    store_staged_a(next % C::kStages);
+  }
+  wait_copies();  // the zero tiles past the end land before the ring is used again or the block leaves
+}
+
+// One block per tile: tiles 0 .. gridDim.x - 1 in rasterized order.
+template <typename C>
+__global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
+    const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc,
+    float alpha, float beta, int m, int n, int k_padded, int group) {
+  extern __shared__ float4 smem4[];
+  int tile_m, tile_n;
+  rasterize(blockIdx.x, (m + C::kBM - 1) / C::kBM, (n + C::kBN - 1) / C::kBN, group, tile_m, tile_n);
+  const int block_row = tile_m * C::kBM, block_col = tile_n * C::kBN;
+  float acc[C::kTM][C::kTN] = {};
+  tile_product<C>(reinterpret_cast<float*>(smem4), a, lda, b, ldb, m, n, block_row, block_col, 0,
+                  (k_padded + C::kBK - 1) / C::kBK, k_padded, acc);
+  const LaneTile<C> lanes(threadIdx.x);
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  out.put_blocks(acc, block_row + lanes.a_first, 4 * C::kLaneRows, block_col + lanes.b_first, 4 * C::kLaneCols);
+}
+
+// The same with the last round cut (SimtSchedule in simt_tuning.hpp): blocks 0 .. whole_tiles - 1 take whole
+// tiles as above; block whole_tiles + i takes the head (k tiles 0 .. head - 1) of tile whole_tiles + i and block
+// whole_tiles + cut + i its tail (k tiles head ..), each written raw to its part of `parts` (slots 2i, 2i + 1);
+// simt_add_parts then finishes C. The blocks that run at once start in step (heads with heads, tails with tails), so
+// tiles that share rows of A or columns of B read them from L2 together, as whole tiles do. A separate kernel for
+// whole tiles is kept because ptxas allocates the two differently: each is the faster where it runs (bench/NOTES.md).
+template <typename C>
+__global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_cut_round_kernel(
+    const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc,
+    float alpha, float beta, int m, int n, int k_padded, int group, int whole_tiles, int cut, int head,
+    float* __restrict__ parts) {
+  extern __shared__ float4 smem4[];
+  const int k_tiles = (k_padded + C::kBK - 1) / C::kBK;
+  int tile = blockIdx.x, kt_begin = 0, kt_end = k_tiles, k_end = k_padded;
+  ScaledOutput out{c, ldc, m, n, alpha, beta};
+  int out_row = 0, out_col = 0;  // where the tile's first row and column go in `out`: a part's are its own
+  if (tile >= whole_tiles) {
+    const int part = tile - whole_tiles, is_tail = part >= cut;
+    tile = whole_tiles + (is_tail ? part - cut : part);
+    kt_begin = is_tail ? head : 0;
+    kt_end = is_tail ? k_tiles : head;
+    k_end = is_tail ? k_padded : head * C::kBK;
+    out = ScaledOutput{parts + std::size_t(2 * (tile - whole_tiles) + is_tail) * (C::kBM * C::kBN), C::kBN, C::kBM,
+                       C::kBN, 1.0f, 0.0f};
+  }
+  int tile_m, tile_n;
+  rasterize(tile, (m + C::kBM - 1) / C::kBM, (n + C::kBN - 1) / C::kBN, group, tile_m, tile_n);
+  const int block_row = tile_m * C::kBM, block_col = tile_n * C::kBN;
+  if (out.c == c) out_row = block_row, out_col = block_col;
+  float acc[C::kTM][C::kTN] = {};
+  tile_product<C>(reinterpret_cast<float*>(smem4), a, lda, b, ldb, m, n, block_row, block_col, kt_begin, kt_end,
+                  k_end, acc);
+  const LaneTile<C> lanes(threadIdx.x);
+  out.put_blocks(acc, out_row + lanes.a_first, 4 * C::kLaneRows, out_col + lanes.b_first, 4 * C::kLaneCols);
+}
+
+// C = alpha * (head + tail) + beta * C over the cut tiles, one block a tile: the same sum for every run.
+template <int kBM, int kBN>
+__global__ void simt_add_parts(const float4* __restrict__ parts, float* __restrict__ c, int ldc, int m, int n,
+                               float alpha, float beta, int group, int whole_tiles) {
+  int tile_m, tile_n;
+  rasterize(whole_tiles + blockIdx.x, (m + kBM - 1) / kBM, (n + kBN - 1) / kBN, group, tile_m, tile_n);
+  const float4* head = parts + std::size_t(2 * blockIdx.x) * (kBM * kBN / 4);
+  const float4* tail = head + kBM * kBN / 4;
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  for (int e = threadIdx.x; e < kBM * kBN / 4; e += blockDim.x) {
+    const float4 h = __ldcg(head + e), t = __ldcg(tail + e);
+    out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4,
+             make_float4(h.x + t.x, h.y + t.y, h.z + t.z, h.w + t.w));
+  }
+}
+
+template <typename C>
+void allow_dynamic_smem() {
+  // Before every use: the attribute belongs to the context, which a fault in another row may have reset.
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_tuned_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(C::kSmemBytes)));
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_cut_round_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(C::kSmemBytes)));
+}
+
+template <typename C>
+int resident_simt_blocks() {
+  allow_dynamic_smem<C>();
+  int blocks = 0;
+  MC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, simt_tuned_kernel<C>, C::kThreads,
+                                                              C::kSmemBytes));
+  return blocks;
+}
+
+// Launches configuration C with rasterization group `group` (block rows per group) on the schedule `plan`.
+template <typename C>
+void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan) {
+  allow_dynamic_smem<C>();
+  group = group < 1 ? 1 : group;
+  if (plan.head_k_tiles == 0) {
+    simt_tuned_kernel<C><<<unsigned(plan.whole_tiles), C::kThreads, C::kSmemBytes, g.stream>>>(
+        g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group);
+    MC_CHECK_LAUNCH();
+    return;
+  }
+  if (simt_scratch_bytes(plan, C::kBM * C::kBN) > g.scratch_bytes)
+    throw std::logic_error("gpu/simt-tuned: the workspace's scratch is smaller than the schedule's parts");
+  const int cut = int(plan.cut_tiles());
+  float* parts = static_cast<float*>(g.scratch);
+  simt_cut_round_kernel<C><<<unsigned(plan.whole_tiles + 2 * cut), C::kThreads, C::kSmemBytes, g.stream>>>(
+      g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group, int(plan.whole_tiles), cut,
+      plan.head_k_tiles, parts);
+  MC_CHECK_LAUNCH();
+  simt_add_parts<C::kBM, C::kBN><<<unsigned(cut), 256, 0, g.stream>>>(
+      reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, int(plan.whole_tiles));
+  MC_CHECK_LAUNCH();
+}
+
+}  // namespace matcompare::gpu::simt

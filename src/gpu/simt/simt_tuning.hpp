@@ -1,0 +1,92 @@
+#pragma once
+// The tuned SIMT step's parameter space as plain C++: the instantiated variants, the committed table that
+// picks one per GPU and shape class, and the override the tuner (apps/tune.cpp) measures them through.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "matcompare/backend.hpp"
+
+namespace matcompare::gpu {
+
+struct DeviceGemm;
+
+// How one launch covers C's tiles. Tiles run in rounds of `slots` blocks (SMs x blocks per SM), and a round takes
+// as long whether it is full or not. The whole rounds go one block per tile. When the last round would be
+// part-empty, its tiles' k loops are cut at one k tile for all of them: the heads (k tiles 0 .. head_k_tiles - 1)
+// take one block each and run in step, as whole tiles do, so that tiles sharing rows of A or columns of B read them
+// from L2 together; the tails take the idle slots, tails_per_slot of them in turn a slot. Each part goes to scratch
+// and a last small kernel adds the two.
+struct SimtSchedule {
+  std::int64_t tiles = 0;
+  std::int64_t whole_tiles = 0;  // tiles 0 .. whole_tiles - 1 (in rasterized order) take one block each
+  int head_k_tiles = 0;          // 0: no tile is cut
+  int tails_per_slot = 0;
+  double rounds = 0;  // estimated time, in rounds of whole tiles
+  std::int64_t cut_tiles() const { return tiles - whole_tiles; }
+};
+
+// `slots` > 0. With `cut_any_rest`, the last round is cut whenever it is part-empty and the k loop has two k tiles
+// or more (the tests); otherwise only after at least one whole round, and where the estimate gains.
+SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_t slots, bool cut_any_rest = false);
+// Device scratch of a schedule: two parts per cut tile.
+std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats);
+
+struct SimtVariant {
+  std::string name;  // "128x128x16_w64x32_l8x4_s3_rowA_b2": block, warp tile, lane grid, stages, A layout, blocks/SM
+  int block_rows, block_cols, block_k;
+  void (*launch)(const DeviceGemm&, int group, const SimtSchedule& plan);
+  int (*resident_blocks)();  // blocks of this variant one SM of the selected GPU holds at once
+};
+
+// Every instantiated variant (simt_variants_*.cu); empty without CUDA.
+const std::vector<SimtVariant>& simt_variants();
+
+struct SimtChoice {
+  std::string variant;
+  int group = 8;  // block rows per rasterization group
+  int slots = 0;  // > 0: schedule as if the GPU ran this many blocks at once, cutting any part-empty last round
+};
+
+// Shape classes by the size of C: a class holds the shapes with M*N up to its bound. A class has a few
+// candidates, each with its time on the square shape it was tuned on.
+struct SimtTableRow {
+  int compute_capability;  // major*10 + minor
+  std::int64_t max_mn;
+  const char* variant;
+  int group;
+  std::int64_t tuned_size;
+  double tuned_ms;
+};
+const std::vector<SimtTableRow>& simt_table();
+
+// What the choice needs to know of the GPU: its SM count and how many blocks of a variant an SM holds.
+struct SimtHardware {
+  int compute_capability;
+  int sm_count;
+  std::function<int(const std::string& variant)> resident_blocks;
+};
+
+// The schedule of a shape for a variant's block tile, `slots` blocks at once (SMs x blocks per SM);
+// `cut_any_rest` as for simt_schedule.
+SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block_cols, int block_k, std::int64_t slots,
+                               bool cut_any_rest = false);
+
+// The candidate of the shape's class with the least estimated time, where a candidate's time per round is
+// taken from its tuned square shape: a shape whose last round is nearly empty for one tile size goes to
+// another. GPUs missing from the table get a safe default.
+SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape);
+
+// Makes every later gpu/simt-tuned launch use `choice` (the tuner); an empty variant restores the table.
+void force_simt_choice(const SimtChoice& choice);
+
+// Device scratch of gpu/simt-tuned on this GPU: enough for the schedule of any variant (the tuner forces them in
+// turn on one workspace).
+std::size_t simt_tuned_scratch_bytes(const GemmShape& shape);
+
+// gpu/simt-tuned's launch (simt_tuned.cu): the variant the table, or force_simt_choice, picks for this shape.
+void launch_simt_tuned(const DeviceGemm& g);
+
+}  // namespace matcompare::gpu
