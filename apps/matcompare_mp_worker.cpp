@@ -203,8 +203,9 @@ class Rank {
           "cublasMpGemm_bufferSize");
     if (device_work_bytes_) check(cudaMalloc(&d_work_, device_work_bytes_), "cudaMalloc (cuBLASMp workspace)");
     host_work_.resize(host_work_bytes_);
-    // cuBLASMp starts up inside its first gemm (seconds on an H100). Left to the first timed call, that start-up
-    // read as the cost of the harness's few-row trials, and a full run at 8192 was planned at 22 s for 28 ms.
+    // cuBLASMp starts up inside its first gemm, which takes seconds. Left to the first timed call, that start-up
+    // read as the cost of the harness's few-row trials, and a full run was planned at hundreds of times its length
+    // (bench/NOTES.md, "1× H100, both multi-GPU rows on one GPU").
     for (Distributed* d : {&a_, &b_, &c_}) check(cudaMemsetAsync(d->device, 0, bytes(*d), stream_), "cudaMemsetAsync");
     gemm(1.0f, 0.0f);
   }

@@ -68,7 +68,7 @@ __device__ __forceinline__ void shrink_registers() {
 // instructions: the tensor cores read only the top 19 bits of an FP32 register, so adding half a TF32 ulp to the
 // bits and letting the hardware drop the low 13 is that rounding. (On sm_90 cvt.rna.tf32 is four ALU instructions
 // per value: a compare with infinity, the add, a select and the mask; at 16 values per consumer thread and k tile
-// they were 40% of what the consumers issued.) Infinities and NaNs pass unchanged, as from cvt.rna.
+// they were a large share of what the consumers issued: bench/NOTES.md, "The consumers' rounding".) Infinities and NaNs pass unchanged, as from cvt.rna.
 __device__ __forceinline__ std::uint32_t big_part(float x) {
   const std::uint32_t bits = __float_as_uint(x);
   return fabsf(x) < INFINITY ? bits + 0x1000u : bits;

@@ -21,8 +21,8 @@ namespace matcompare::gpu {
 namespace {
 
 // Tiles of 8192: the host traffic is about 8·M·N·K / tile bytes, and on 2 H200s at 16384 the sweep in
-// bench/multi_gpu_session.sh gave 1472 ms at 2048, 790 ms at 4096 and 422 ms at 8192 (NOTES.md, issue 10). A
-// product of 8192 or less is then one tile on one GPU.
+// bench/multi_gpu_session.sh found each doubling of the tile nearly halving the time (bench/NOTES.md, "2× H200,
+// cuBLASXt"). A product of 8192 or less is then one tile on one GPU.
 constexpr int kDefaultBlockDim = 8192;
 
 class HostStopwatch final : public Stopwatch {

@@ -54,7 +54,7 @@ const std::vector<SimtTableRow>& simt_table() {
 
 namespace {
 
-// What cutting costs, in k tiles of work (estimates, bench/NOTES.md): a tail block's ring fill and store, and the
+// What cutting costs, in k tiles of work (estimates, bench/NOTES.md, "gpu/simt-tuned: stream-K for the last round only"): a tail block's ring fill and store, and the
 // kernel that adds the parts (two more launches, a read of both parts and a write of the tile).
 constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
 
@@ -68,7 +68,8 @@ SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_
   if (tiles < 1 || k_tiles < 1 || slots < 1) return plan;
   plan.rounds = double(ceil_div64(tiles, slots));
   const std::int64_t full_rounds = tiles / slots, rest = tiles % slots, idle = slots - rest;
-  // With no whole round before it, the cut round is all there is: tried, and it lost (bench/NOTES.md).
+  // With no whole round before it, the cut round is all there is: tried, and it lost (bench/NOTES.md,
+  // "gpu/simt-tuned: stream-K for the last round, a persistent grid").
   if (rest == 0 || k_tiles < 2 || (full_rounds == 0 && !cut_any_rest)) return plan;
   // The idle slots run the tails in turn, `per_worker` each; the head then balances that: head = per_worker * (tail +
   // its cost).

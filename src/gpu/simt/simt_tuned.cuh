@@ -216,7 +216,8 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
 // whole_tiles + cut + i its tail (k tiles head ..), each written raw to its part of `parts` (slots 2i, 2i + 1);
 // simt_add_parts then finishes C. The blocks that run at once start in step (heads with heads, tails with tails), so
 // tiles that share rows of A or columns of B read them from L2 together, as whole tiles do. A separate kernel for
-// whole tiles is kept because ptxas allocates the two differently: each is the faster where it runs (bench/NOTES.md).
+// whole tiles is kept because ptxas allocates the two differently: each is the faster where it runs
+// (bench/NOTES.md, "gpu/simt-tuned: stream-K for the last round only").
 template <typename C>
 __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_cut_round_kernel(
     const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc,
