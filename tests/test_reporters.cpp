@@ -65,6 +65,9 @@ std::vector<BenchmarkResult> hand_built_results() {
   ok.vs_vendor_q3 = 0.93;
   ok.vs_vendor_pairs = 9;
   ok.vs_precision_vendor = 0.77;
+  ok.vs_best_vendor = 0.62;
+  ok.best_vendor = "cpu/vendor-fast";
+  ok.kernel = "algo 7, tile 128x64";
   ok.estimated_run_s = 0.00125;
   ok.budget_s = 4.5;
   ok.spent_s = 2.25;
@@ -106,6 +109,8 @@ std::vector<BenchmarkResult> hand_built_results() {
   estimate.gflops = 11.1;
   estimate.vs_vendor = 0.021;
   estimate.vs_precision_vendor = 0.034;
+  estimate.vs_best_vendor = 0.027;
+  estimate.best_vendor = "cpu/vendor-fast";
   estimate.estimated_run_s = 11.5;
   estimate.estimate_rows = 96;
   estimate.estimate_subset_ms = 578.25;
@@ -341,7 +346,7 @@ Grid parse_markdown(const std::string& text) {
   REQUIRE_MESSAGE(table.size() >= 2, "no table in\n", text);
   grid.header = md_cells(table[0]);
   // Numbers right-aligned: GPUs and median ms to blas ratio.
-  CHECK(table[1] == "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+  CHECK(table[1] == "|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---|---|");
   for (std::size_t i = 2; i < table.size(); ++i) {
     grid.rows.push_back(md_cells(table[i]));
     CHECK_MESSAGE(grid.rows.back().size() == grid.header.size(), table[i]);
@@ -401,7 +406,8 @@ const std::vector<std::string> kOrder = {kOk, kVendor, kEstimated, kFailed, kCra
 
 // The figure columns of the table and the Markdown: an estimate's carry "~", nobody else's do.
 const std::vector<std::string> kFigureColumns = {"median ms", "total ms",    "GFLOP/s", "x vendor",
-                                                 "x vendor IQR", "x prec. vendor", "speedup", "efficiency",
+                                                 "x vendor IQR", "x prec. vendor", "x best vendor", "speedup",
+                                                 "efficiency",
                                                  "max abs err",  "sum abs err", "rel err", "blas ratio"};
 
 // Table and Markdown show the same cells (README: "Table columns"); `format` names the one being read.
@@ -419,6 +425,8 @@ void check_text_cells(const Grid& g, const char* format) {
   CHECK(g.cell(kOk, "x vendor") == "0.86");
   CHECK(g.cell(kOk, "x vendor IQR") == "0.81-0.93");
   CHECK(g.cell(kOk, "x prec. vendor") == "0.77");
+  CHECK(g.cell(kOk, "x best vendor") == "0.62");
+  CHECK(g.cell(kOk, "best vendor") == "cpu/vendor-fast");
   CHECK(g.cell(kOk, "speedup") == "-");
   CHECK(g.cell(kOk, "efficiency") == "-");
   CHECK(g.cell(kOk, "max abs err") == "3.91e-03");
@@ -426,7 +434,7 @@ void check_text_cells(const Grid& g, const char* format) {
   CHECK(g.cell(kOk, "rel err") == "1.22e-04");
   CHECK(g.cell(kOk, "blas ratio") == "0.30");
   CHECK(g.cell(kOk, "pass") == "yes");
-  CHECK(g.cell(kOk, "note") == kOkReason);  // a measured row's reason is its note as it is
+  CHECK(g.cell(kOk, "note") == "kernel algo 7, tile 128x64; " + kOkReason);  // the kernel chosen, then the reason
 
   CHECK(g.cell(kVendor, "median ms") == "0.500");
   CHECK(g.cell(kVendor, "total ms") == "2.750");
@@ -444,6 +452,9 @@ void check_text_cells(const Grid& g, const char* format) {
   CHECK(g.cell(kEstimated, "x vendor") == "~0.02");
   CHECK(g.cell(kEstimated, "x vendor IQR") == "-");
   CHECK(g.cell(kEstimated, "x prec. vendor") == "~0.03");
+  CHECK(g.cell(kEstimated, "x best vendor") == "~0.03");
+  CHECK(g.cell(kEstimated, "best vendor") == "cpu/vendor-fast");
+  CHECK(g.cell(kVendor, "x best vendor") == "-");  // none was set: no vendor library of its precision ran
   CHECK(g.cell(kEstimated, "max abs err") == "7.81e-03");  // errors are measured, on rows 0-95: not marked
   CHECK(g.cell(kEstimated, "blas ratio") == "0.45");
   CHECK(g.cell(kEstimated, "pass") == "yes");
@@ -518,7 +529,7 @@ TEST_CASE("parse_format: the four names and markdown's long one; anything else i
 TEST_CASE("table: every value in its named column; an estimate's figures carry ~ in their own cells") {
   const std::string text = render(Format::table);
   const Grid g = parse_table(text);
-  CHECK(g.header.size() == 18);
+  CHECK(g.header.size() == 20);
   check_text_cells(g, "table");
 }
 
@@ -550,8 +561,8 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
   const std::string text = render(Format::csv);
   CHECK(lines_of(text).front() ==
         "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
-        "vs_precision_vendor,devices,speedup,efficiency,max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,"
-        "reason");
+        "vs_precision_vendor,vs_best_vendor,best_vendor,devices,speedup,efficiency,max_abs_error,sum_abs_error,rel_error,"
+        "blas_ratio,disposition,reason");
   const Grid g = parse_csv(text);
   CHECK(g.backends() == kOrder);
 
@@ -569,6 +580,8 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
   CHECK(g.cell(kOk, "vs_vendor_q1") == "0.81");
   CHECK(g.cell(kOk, "vs_vendor_q3") == "0.93");
   CHECK(g.cell(kOk, "vs_precision_vendor") == "0.77");
+  CHECK(g.cell(kOk, "vs_best_vendor") == "0.62");
+  CHECK(g.cell(kOk, "best_vendor") == "cpu/vendor-fast");
   CHECK(g.cell(kOk, "devices") == "");
   CHECK(g.cell(kOk, "speedup") == "");
   CHECK(g.cell(kOk, "efficiency") == "");
@@ -592,6 +605,7 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
   CHECK(g.cell(kEstimated, "vs_vendor_q1") == "");
   CHECK(g.cell(kEstimated, "vs_vendor_q3") == "");
   CHECK(g.cell(kEstimated, "vs_precision_vendor") == "0.034");
+  CHECK(g.cell(kEstimated, "vs_best_vendor") == "0.027");
   CHECK(g.cell(kEstimated, "max_abs_error") == "0.0078125");
   CHECK(g.cell(kEstimated, "reason") == kEstimateReason);  // quoted: it holds commas
 
@@ -629,7 +643,7 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   for (const char* key :
        {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta", "status", "reason",
         "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms", "total_samples", "gflops",
-        "vs_vendor", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs", "vs_precision_vendor", "estimated_run_s",
+        "vs_vendor", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs", "vs_precision_vendor", "vs_best_vendor", "best_vendor", "kernel", "vendor_library", "estimated_run_s",
         "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error",
         "sum_abs_error", "rel_error", "blas_ratio", "passed", "verified_rows", "verification_sample", "devices",
         "speedup", "efficiency", "speedup_basis"})
@@ -662,6 +676,9 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   CHECK(ok.at("vs_vendor_q3") == 0.93);
   CHECK(ok.at("vs_vendor_pairs") == 9);
   CHECK(ok.at("vs_precision_vendor") == 0.77);
+  CHECK(ok.at("vs_best_vendor") == 0.62);
+  CHECK(ok.at("best_vendor") == "cpu/vendor-fast");
+  CHECK(ok.at("kernel") == "algo 7, tile 128x64");
   CHECK(ok.at("estimated_run_s") == 0.00125);
   CHECK(ok.at("estimate_rows").is_null());
   CHECK(ok.at("estimate_subset_ms").is_null());
@@ -705,6 +722,7 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   CHECK(estimate.at("vs_vendor_q1").is_null());
   CHECK(estimate.at("vs_vendor_q3").is_null());
   CHECK(estimate.at("vs_precision_vendor") == 0.034);
+  CHECK(estimate.at("vs_best_vendor") == 0.027);
   CHECK(estimate.at("estimated_run_s") == 11.5);
   CHECK(estimate.at("estimate_rows") == 96);
   CHECK(estimate.at("estimate_subset_ms") == 578.25);

@@ -31,6 +31,10 @@ struct BackendInfo {
   bool vendor = false;    // the row other rows on its device are compared with
   // The vendor row of its precision on its device (cuBLAS TF32 for TF32 rows); every vendor row is one too.
   bool precision_vendor = false;
+  // A vendor library's single-device row (OpenBLAS, BLIS, oneMKL, cuBLAS, cuBLASLt, CUTLASS): a candidate for the
+  // best vendor of its precision on its device, which every row is also compared with. The two baselines above are
+  // vendor libraries too.
+  bool vendor_library = false;
   // Runs on every GPU of selected_gpus() at once (cuBLASXt, cuBLASMp); its result says how many and its speedup
   // over the single-GPU vendor.
   bool multi_gpu = false;
@@ -82,6 +86,9 @@ class Workspace {
   virtual void flush_cache() = 0;                // evicts the inputs from the last-level cache
   virtual void synchronize() = 0;                // waits for all issued work
   virtual std::unique_ptr<Stopwatch> stopwatch() = 0;
+  // What this workspace runs for its shape where the backend chooses among kernels (cuBLASLt's algorithm and tile,
+  // a tuned table's variant); "" where there is one path. Recorded in the result.
+  virtual std::string kernel() const { return ""; }
 };
 
 class Backend {

@@ -77,6 +77,12 @@ struct BenchmarkResult {
   double vs_vendor_q1 = 0, vs_vendor_q3 = 0;
   int vs_vendor_pairs = 0;
   double vs_precision_vendor = 0;  // the same against the vendor row of this row's precision (0: unknown)
+  // Against the fastest vendor library of this row's precision on its device in the same run (best_vendor names
+  // it): each vendor library is paired with the precision's baseline vendor, so the ratio composes through it,
+  // vs_precision_vendor / the best vendor's vs_precision_vendor. 0: unknown (no vendor of this precision ran).
+  double vs_best_vendor = 0;
+  std::string best_vendor;
+  std::string kernel;         // what the backend chose for this shape (Workspace::kernel), "" where it has one path
   double estimated_run_s = 0; // one run's estimated time, from the few-row trial
   // Status::estimated: compute.median_ms (so gflops and the ratios) is one full run extrapolated from timing the
   // first estimate_rows rows of C (compute.samples runs, median estimate_subset_ms) plus estimate_ms_per_row for

@@ -33,6 +33,7 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
   MatrixF out(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN());
   std::vector<double> subset_ms{subset.compute_ms(p.alpha, p.beta, c_in, o)};
   subset.ws->download(out);
+  r.kernel = subset.ws->kernel();
   r.errors = compare_to_reference(out, reference, r.backend.precision);
   r.verified = true;
   r.verified_rows = rows;

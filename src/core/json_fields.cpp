@@ -105,6 +105,7 @@ json result_json(const BenchmarkResult& r) {
   j["idea"] = r.backend.idea;
   j["precision"] = to_string(r.backend.precision);
   j["vendor"] = r.backend.vendor;
+  j["vendor_library"] = r.backend.vendor_library;
   j["m"] = r.shape.m;
   j["n"] = r.shape.n;
   j["k"] = r.shape.k;
@@ -126,6 +127,10 @@ json result_json(const BenchmarkResult& r) {
   j["vs_vendor_q3"] = number_or_null(r.vs_vendor_q3, timed && r.vs_vendor_pairs > 0);
   j["vs_vendor_pairs"] = r.vs_vendor_pairs;
   j["vs_precision_vendor"] = number_or_null(r.vs_precision_vendor, figure && r.vs_precision_vendor > 0);
+  const bool best_known = figure && r.vs_best_vendor > 0;
+  j["vs_best_vendor"] = number_or_null(r.vs_best_vendor, best_known);
+  j["best_vendor"] = best_known ? json(r.best_vendor) : json(nullptr);
+  j["kernel"] = r.kernel.empty() ? json(nullptr) : json(r.kernel);
   j["estimated_run_s"] = number_or_null(r.estimated_run_s, r.estimated_run_s > 0);
   j["estimate_rows"] = estimated ? json(r.estimate_rows) : json(nullptr);
   j["estimate_subset_ms"] = number_or_null(r.estimate_subset_ms, estimated);

@@ -16,6 +16,7 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   TimedWorkspace row(backend, p);
   const double verify_ms = row.compute_ms(p, o);
   verify(*row.ws, p, r);
+  r.kernel = row.ws->kernel();
   if (!r.errors.passed) {
     r.status = Status::failed;
     r.reason = verification_failure(r, p.shape.k);

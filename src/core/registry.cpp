@@ -38,6 +38,7 @@ BackendInfo describe(const char* name, const char* seed, const char* idea, Preci
   info.precision = p;
   info.vendor = vendor;
   info.precision_vendor = vendor;
+  info.vendor_library = vendor;
   return info;
 }
 
@@ -155,6 +156,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   BackendInfo cublas_tf32 =
       describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32);
   cublas_tf32.precision_vendor = true;
+  cublas_tf32.vendor_library = true;
   gpu(cublas_tf32, kernel(GPU_LAUNCH(launch_cublas_tf32)).with_cublas_handle());
   gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
                Precision::fp32, true),

@@ -27,7 +27,7 @@ std::string sci(double x) {
 
 std::vector<std::string> header() {
   return {"backend", "device", "GPUs", "shape", "median ms", "total ms", "GFLOP/s", "x vendor", "x vendor IQR",
-          "x prec. vendor", "speedup", "efficiency",
+          "x prec. vendor", "x best vendor", "best vendor", "speedup", "efficiency",
           "max abs err",
           "sum abs err", "rel err", "blas ratio", "pass", "note"};
 }
@@ -43,6 +43,7 @@ std::vector<std::string> cells(const BenchmarkResult& r) {
   auto add = [&](const std::string& text) { note += (note.empty() ? "" : "; ") + text; };
   if (r.backend.host_resident && figure) add("end to end: host-resident matrices");
   if (r.speedup > 0) add("speedup over 1-GPU cuBLAS, " + r.speedup_basis);
+  if (!r.kernel.empty() && figure) add("kernel " + r.kernel);
   if (!r.verification_sample.empty()) add("verified on " + r.verification_sample);
   if (!r.reason.empty()) note += (note.empty() ? "" : "; ") + (timed ? r.reason : to_string(r.status) + ": " + r.reason);
   return {r.backend.name,
@@ -55,6 +56,8 @@ std::vector<std::string> cells(const BenchmarkResult& r) {
           figure && r.vs_vendor > 0 ? mark + fixed(r.vs_vendor, 2) : "-",
           timed && r.vs_vendor_pairs > 0 ? fixed(r.vs_vendor_q1, 2) + "-" + fixed(r.vs_vendor_q3, 2) : "-",
           figure && r.vs_precision_vendor > 0 ? mark + fixed(r.vs_precision_vendor, 2) : "-",
+          figure && r.vs_best_vendor > 0 ? mark + fixed(r.vs_best_vendor, 2) : "-",
+          figure && r.vs_best_vendor > 0 ? r.best_vendor : "-",
           r.speedup > 0 ? fixed(r.speedup, 2) : "-",
           r.efficiency > 0 ? fixed(r.efficiency, 2) : "-",
           checked ? sci(r.errors.max_abs) : "-",
@@ -143,7 +146,7 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
     case Format::csv: {
       // Columns in the spirit of the CUTLASS profiler's CSV.
       out << "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
-             "vs_precision_vendor,devices,speedup,efficiency,"
+             "vs_precision_vendor,vs_best_vendor,best_vendor,devices,speedup,efficiency,"
              "max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,reason\n";
       for (const auto& r : results) {
         const json j = result_json(r);
@@ -153,7 +156,9 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
             << to_string(r.backend.precision) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ','
             << r.alpha << ',' << r.beta << ',' << num("median_ms") << ',' << num("total_ms") << ',' << num("gflops")
             << ',' << num("vs_vendor") << ',' << num("vs_vendor_q1") << ',' << num("vs_vendor_q3") << ','
-            << num("vs_precision_vendor") << ',' << num("devices") << ',' << num("speedup") << ','
+            << num("vs_precision_vendor") << ',' << num("vs_best_vendor") << ','
+            << csv_field(j["best_vendor"].is_null() ? std::string() : j["best_vendor"].get<std::string>()) << ','
+            << num("devices") << ',' << num("speedup") << ','
             << num("efficiency") << ',' << num("max_abs_error") << ',' << num("sum_abs_error") << ','
             << num("rel_error") << ',' << num("blas_ratio") << ',' << disposition << ',' << csv_field(r.reason)
             << "\n";
@@ -167,7 +172,12 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
       out << "|";
       for (const auto& c : h) out << " " << c << " |";
       out << "\n|";
-      for (std::size_t i = 0; i < h.size(); ++i) out << ((i == 2 || i >= 4) && i + 2 < h.size() ? "---:|" : "---|");
+      // Numbers right-aligned, names and words left.
+      for (const auto& column : h)
+        out << (column == "backend" || column == "device" || column == "shape" || column == "best vendor" ||
+                        column == "pass" || column == "note"
+                    ? "---|"
+                    : "---:|");
       out << "\n";
       for (const auto& r : results) {
         out << "|";

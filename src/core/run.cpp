@@ -5,9 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "best_vendor.hpp"
 #include "budget.hpp"
 #include "matcompare/registry.hpp"
 #include "measurement.hpp"
+#include "run.hpp"
 
 namespace matcompare {
 namespace {
@@ -28,15 +30,23 @@ void set_speedup(BenchmarkResult& r, const BenchmarkResult* vendor) {
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress) {
+  return run_benchmarks_among(all_backends(), selected, shapes, options, progress);
+}
+
+std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backend*>& universe,
+                                                  const std::vector<const Backend*>& selected,
+                                                  const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
+                                                  const ProgressFn& progress) {
   check_options(options);
-  // Registry order, with the vendor of every selected device and the vendor of every selected precision added.
+  // Registry order, with the vendor of every selected device and every vendor library of each selected precision
+  // on its device added: the baselines the ratios are paired with, and the candidates for the best vendor.
   std::vector<const Backend*> backends;
-  for (const Backend* b : all_backends()) {
+  for (const Backend* b : universe) {
     const BackendInfo& info = b->info();
     const bool chosen = std::find(selected.begin(), selected.end(), b) != selected.end();
     const bool vendor_needed = std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
       return s->info().device == info.device &&
-             (info.vendor || (info.precision_vendor && s->info().precision == info.precision));
+             (info.vendor || ((info.precision_vendor || info.vendor_library) && s->info().precision == info.precision));
     });
     if (chosen || vendor_needed) backends.push_back(b);
   }
@@ -140,7 +150,10 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
     const Backend* gpu_vendor = vendor_of(device_vendor, DeviceKind::gpu);
     for (auto& [b, r] : by_backend)
       if (b->info().multi_gpu) set_speedup(r, gpu_vendor ? &by_backend[gpu_vendor] : nullptr);
-    for (const Backend* b : backends) all.push_back(std::move(by_backend[b]));
+    std::vector<BenchmarkResult> shape_results;
+    for (const Backend* b : backends) shape_results.push_back(std::move(by_backend[b]));
+    set_best_vendors(shape_results);
+    for (BenchmarkResult& r : shape_results) all.push_back(std::move(r));
   }
   report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);
   return all;

@@ -1,0 +1,31 @@
+#include "best_vendor.hpp"
+
+#include <map>
+#include <string>
+#include <utility>
+
+namespace matcompare {
+
+void set_best_vendors(std::vector<BenchmarkResult>& shape_results) {
+  struct Best {
+    double speed = 0;  // against the precision's baseline vendor
+    std::string name;
+  };
+  std::map<std::pair<DeviceKind, Precision>, Best> best;
+  for (const BenchmarkResult& r : shape_results) {
+    if (!r.backend.vendor_library || r.backend.multi_gpu || r.status != Status::ok) continue;
+    const double speed = r.vs_precision_vendor;
+    Best& b = best[{r.backend.device, r.backend.precision}];
+    if (speed > b.speed) b = {speed, r.backend.name};
+  }
+  for (BenchmarkResult& r : shape_results) {
+    const auto found = best.find({r.backend.device, r.backend.precision});
+    if (found == best.end() || r.backend.multi_gpu) continue;
+    const double speed = r.vs_precision_vendor;
+    if (speed <= 0) continue;
+    r.vs_best_vendor = speed / found->second.speed;
+    r.best_vendor = found->second.name;
+  }
+}
+
+}  // namespace matcompare

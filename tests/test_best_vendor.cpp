@@ -1,0 +1,102 @@
+// "x best vendor": each row against the fastest vendor library of its precision on its device, composed through the
+// baseline vendor that every vendor library is paired with.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "../src/core/best_vendor.hpp"
+#include "../src/core/run.hpp"
+#include "logged_backend.hpp"
+#include "test_support.hpp"
+
+using namespace matcompare;
+using matcompare_test::CallLog;
+using matcompare_test::LoggedBackend;
+
+namespace {
+
+BenchmarkResult result(const std::string& name, Precision precision, Status status, double vs_precision_vendor,
+                       bool vendor_library, bool baseline = false) {
+  BenchmarkResult r;
+  r.backend.name = name;
+  r.backend.device = DeviceKind::gpu;
+  r.backend.precision = precision;
+  r.backend.vendor_library = vendor_library;
+  r.backend.precision_vendor = baseline;
+  r.status = status;
+  r.vs_precision_vendor = vs_precision_vendor;
+  return r;
+}
+
+const BenchmarkResult& named(const std::vector<BenchmarkResult>& results, const std::string& name) {
+  for (const BenchmarkResult& r : results)
+    if (r.backend.name == name) return r;
+  FAIL("no result named " << name);
+  return results.front();
+}
+
+}  // namespace
+
+TEST_CASE("the best vendor of each precision is the fastest vendor library measured in full, and ratios compose") {
+  std::vector<BenchmarkResult> shape{
+      result("fp32-baseline", Precision::fp32, Status::ok, 1.0, true, true),
+      result("fp32-faster", Precision::fp32, Status::ok, 1.25, true),
+      result("fp32-estimated", Precision::fp32, Status::estimated, 3.0, true),  // an estimate does not compete
+      result("fp32-failed", Precision::fp32, Status::failed, 0, true),
+      result("fp32-row", Precision::fp32, Status::ok, 1.1, false),
+      result("tf32-baseline", Precision::tf32, Status::ok, 1.0, true, true),
+      result("tf32-slower", Precision::tf32, Status::ok, 0.8, true),
+      result("tf32-row", Precision::tf32, Status::estimated, 0.9, false),
+  };
+  BenchmarkResult multi = result("multi", Precision::fp32, Status::ok, 0, false);
+  multi.backend.multi_gpu = true;
+  multi.speedup = 1.9;
+  shape.push_back(multi);
+  set_best_vendors(shape);
+  CHECK(named(shape, "fp32-row").best_vendor == "fp32-faster");
+  CHECK(named(shape, "fp32-row").vs_best_vendor == doctest::Approx(1.1 / 1.25));
+  CHECK(named(shape, "fp32-baseline").vs_best_vendor == doctest::Approx(1 / 1.25));
+  CHECK(named(shape, "fp32-faster").vs_best_vendor == doctest::Approx(1.0));
+  CHECK(named(shape, "fp32-estimated").vs_best_vendor == doctest::Approx(3.0 / 1.25));
+  CHECK(named(shape, "fp32-failed").vs_best_vendor == 0);
+  CHECK(named(shape, "fp32-failed").best_vendor.empty());
+  CHECK(named(shape, "tf32-row").best_vendor == "tf32-baseline");
+  CHECK(named(shape, "tf32-row").vs_best_vendor == doctest::Approx(0.9));
+  CHECK(named(shape, "tf32-slower").vs_best_vendor == doctest::Approx(0.8));
+  CHECK(named(shape, "multi").vs_best_vendor == 0);
+}
+
+TEST_CASE("a run brings every vendor library of the selected precision and names the fastest, paired through the "
+          "baseline") {
+  CallLog log;
+  // Scripted times: the baseline 20 ms, vendor A 10 ms, vendor B 40 ms, the row 25 ms, in every sample.
+  LoggedBackend baseline("test/baseline", find_backend("cpu/gold"), log), a("test/vendor-a", find_backend("cpu/gold"), log),
+      b("test/vendor-b", find_backend("cpu/gold"), log), row("test/row", find_backend("cpu/gold"), log),
+      other("test/other-device", find_backend("cpu/gold"), log);
+  baseline.make_vendor_library(true);
+  a.make_vendor_library(false);
+  b.make_vendor_library(false);
+  baseline.scripted_ms = {20};
+  a.scripted_ms = {10};
+  b.scripted_ms = {40};
+  row.scripted_ms = {25};
+  BenchmarkOptions o;
+  o.repetitions = 3;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  const std::vector<const Backend*> universe{&baseline, &a, &b, &row};
+  const auto results = run_benchmarks_among(universe, {&row}, {{24, 20, 16}}, o);
+  REQUIRE(results.size() == 4);  // the vendor libraries came along with the one row selected
+  for (const BenchmarkResult& r : results) {
+    INFO(r.backend.name, ": ", r.reason);
+    REQUIRE(r.status == Status::ok);
+    CHECK(r.best_vendor == "test/vendor-a");
+  }
+  CHECK(named(results, "test/vendor-a").vs_precision_vendor == doctest::Approx(2.0));
+  CHECK(named(results, "test/vendor-b").vs_precision_vendor == doctest::Approx(0.5));
+  CHECK(named(results, "test/row").vs_best_vendor == doctest::Approx(10.0 / 25));
+  CHECK(named(results, "test/baseline").vs_best_vendor == doctest::Approx(0.5));
+  CHECK(named(results, "test/vendor-a").vs_best_vendor == doctest::Approx(1.0));
+  CHECK(named(results, "test/vendor-b").vs_best_vendor == doctest::Approx(0.25));
+}
