@@ -48,6 +48,7 @@ class LoggedBackend final : public Backend {
   double compute_sleep_ms = 0;
   std::vector<double> scripted_ms;  // empty: the stopwatch measures
   bool spoil_last_element = false;
+  std::string kernel_name;          // what its workspaces say they run (Workspace::kernel)
   mutable std::size_t script_reads = 0;
 
  private:
@@ -106,6 +107,7 @@ class LoggedBackend final : public Backend {
       inner->flush_cache();
     }
     void synchronize() override { inner->synchronize(); }
+    std::string kernel() const override { return owner.kernel_name; }
     std::unique_ptr<Stopwatch> stopwatch() override {
       return std::make_unique<LoggedStopwatch>(owner, inner->stopwatch());
     }

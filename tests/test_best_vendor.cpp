@@ -81,6 +81,7 @@ TEST_CASE("a run brings every vendor library of the selected precision and names
   a.scripted_ms = {10};
   b.scripted_ms = {40};
   row.scripted_ms = {25};
+  a.kernel_name = "algo 3, tile 64x64";  // a backend that chooses among kernels says which it ran
   BenchmarkOptions o;
   o.repetitions = 3;
   o.min_time_s = 0;
@@ -99,4 +100,6 @@ TEST_CASE("a run brings every vendor library of the selected precision and names
   CHECK(named(results, "test/baseline").vs_best_vendor == doctest::Approx(0.5));
   CHECK(named(results, "test/vendor-a").vs_best_vendor == doctest::Approx(1.0));
   CHECK(named(results, "test/vendor-b").vs_best_vendor == doctest::Approx(0.25));
+  CHECK(named(results, "test/vendor-a").kernel == "algo 3, tile 64x64");
+  CHECK(named(results, "test/vendor-b").kernel.empty());
 }
