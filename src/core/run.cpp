@@ -39,14 +39,16 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
                                                   const ProgressFn& progress) {
   check_options(options);
   // Registry order, with the vendor of every selected device and every vendor library of each selected precision
-  // on its device added: the baselines the ratios are paired with, and the candidates for the best vendor.
+  // on its device added: the baselines the ratios are paired with, and the candidates for the best vendor. A
+  // multi-GPU row brings only the vendor (its speedup's basis): it has no best vendor (set_best_vendors).
   std::vector<const Backend*> backends;
   for (const Backend* b : universe) {
     const BackendInfo& info = b->info();
     const bool chosen = std::find(selected.begin(), selected.end(), b) != selected.end();
     const bool vendor_needed = std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
+      const bool compared = info.precision_vendor || (info.vendor_library && !s->info().multi_gpu);
       return s->info().device == info.device &&
-             (info.vendor || ((info.precision_vendor || info.vendor_library) && s->info().precision == info.precision));
+             (info.vendor || (compared && s->info().precision == info.precision));
     });
     if (chosen || vendor_needed) backends.push_back(b);
   }
