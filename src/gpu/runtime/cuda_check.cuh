@@ -1,6 +1,7 @@
 #pragma once
 // Every CUDA and cuBLAS call goes through these: a failure becomes an exception with the
 // call, the place and the driver's message, which the harness turns into a failed row.
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -24,6 +25,12 @@ class CudaError : public std::runtime_error {
                   ") in " + what + " at " + file + ":" + std::to_string(line));
 }
 
+// cuBLASLt names its statuses itself (gpu/cublaslt-*): the message does not depend on the cuBLAS library.
+[[noreturn]] inline void throw_cublaslt(cublasStatus_t s, const char* what, const char* file, int line) {
+  throw CudaError(std::string("cuBLASLt error ") + cublasLtGetStatusName(s) + " (" + cublasLtGetStatusString(s) +
+                  ") in " + what + " at " + file + ":" + std::to_string(line));
+}
+
 }  // namespace matcompare::gpu
 
 #define MC_CUDA_CHECK(expr)                                                                  \
@@ -39,4 +46,10 @@ class CudaError : public std::runtime_error {
   do {                                                                                           \
     const cublasStatus_t mc_st_ = (expr);                                                        \
     if (mc_st_ != CUBLAS_STATUS_SUCCESS) ::matcompare::gpu::throw_cublas(mc_st_, #expr, __FILE__, __LINE__); \
+  } while (0)
+
+#define MC_CUBLASLT_CHECK(expr)                                                                    \
+  do {                                                                                             \
+    const cublasStatus_t mc_st_ = (expr);                                                          \
+    if (mc_st_ != CUBLAS_STATUS_SUCCESS) ::matcompare::gpu::throw_cublaslt(mc_st_, #expr, __FILE__, __LINE__); \
   } while (0)

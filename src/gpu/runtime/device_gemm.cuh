@@ -1,5 +1,6 @@
 #pragma once
 // What a GPU step receives: device-resident, row-major, zero-padded matrices (see GpuKernelSpec).
+#include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -24,6 +25,7 @@ struct DeviceGemm {
   std::size_t scratch_bytes;         // what scratch holds, sized when the workspace was prepared
   cudaStream_t stream;
   cublasHandle_t cublas;             // only when spec.uses_cublas
+  cublasLtHandle_t cublaslt;         // only when spec.uses_cublaslt
 };
 
 inline unsigned ceil_div(int x, int y) { return unsigned((x + y - 1) / y); }

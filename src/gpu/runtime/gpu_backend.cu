@@ -100,6 +100,7 @@ class GpuWorkspace final : public Workspace {
         MC_CUBLAS_CHECK(cublasCreate(&cublas_));
         MC_CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
       }
+      if (spec.uses_cublaslt) MC_CUBLASLT_CHECK(cublasLtCreate(&cublaslt_));
     } catch (...) {
       release();
       throw;
@@ -111,15 +112,15 @@ class GpuWorkspace final : public Workspace {
     copy_in(a_, a, shape_.m, shape_.k, "A");
     copy_in(b_, b, shape_.k, shape_.n, "B");
     synchronize();
+    if (spec_.choose) choose();
   }
   void set_output(const MatrixF& c) override {
     copy_in(c_, c, shape_.m, shape_.n, "C");
     synchronize();
   }
   void compute(float alpha, float beta) override {
-    spec_.launch(DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_.data, a_.ld,
-                            b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, scratch_bytes_, stream_,
-                            cublas_});
+    if (spec_.choose && !chosen_) choose();
+    spec_.launch(gemm(alpha, beta));
   }
   void download(MatrixF& c) override {
     if (std::int64_t(c.rows()) != shape_.m || std::int64_t(c.cols()) != shape_.n)
@@ -150,8 +151,21 @@ class GpuWorkspace final : public Workspace {
   }
   void synchronize() override { MC_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   std::unique_ptr<Stopwatch> stopwatch() override { return std::make_unique<EventStopwatch>(stream_); }
+  std::string kernel() const override { return kernel_; }
 
  private:
+  DeviceGemm gemm(float alpha, float beta) const {
+    return DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_.data, a_.ld,
+                      b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, scratch_bytes_, stream_,
+                      cublas_, cublaslt_};
+  }
+  // Outside every timed region (see GpuKernelSpec::choosing_with); the choice's own work is finished on return.
+  void choose() {
+    kernel_ = spec_.choose(gemm(1.0f, 0.0f));
+    synchronize();
+    chosen_ = true;
+  }
+
   // Runs before any allocation (it initialises a_, the first matrix): a clear message beats an OOM.
   static int check_memory(const GemmShape& s, const GpuKernelSpec& spec) {
     const int m = round_up(s.m, spec.pad_m), n = round_up(s.n, spec.pad_n), k = round_up(s.k, spec.pad_k);
@@ -174,6 +188,7 @@ class GpuWorkspace final : public Workspace {
   }
 
   void release() noexcept {
+    if (cublaslt_) cublasLtDestroy(cublaslt_);
     if (cublas_) cublasDestroy(cublas_);
     if (stream_) cudaStreamDestroy(stream_);
     cudaFree(scratch_);
@@ -187,6 +202,9 @@ class GpuWorkspace final : public Workspace {
   std::size_t scratch_bytes_ = 0;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
+  cublasLtHandle_t cublaslt_ = nullptr;
+  bool chosen_ = false;
+  std::string kernel_;
   unsigned char flush_value_ = 0;
 };
 

@@ -17,9 +17,12 @@ using LaunchFn = void (*)(const DeviceGemm&);
 
 using ScratchBytesFn = std::size_t (*)(const GemmShape&);
 
+// Picks what a row runs for the shape of `g` and returns its name for Workspace::kernel() (see choosing_with).
+using ChooseFn = std::string (*)(const DeviceGemm& g);
+
 // What a GPU step asks of the runtime: its launch, how its matrices are laid out, its device scratch, whether it
-// needs a cuBLAS handle, and the oldest GPU it runs on. Built by name, never by position (it is no aggregate, so
-// GpuKernelSpec{fn, 16, 64} does not compile):
+// needs a cuBLAS or cuBLASLt handle, whether it chooses its kernel per shape, and the oldest GPU it runs on. Built by
+// name, never by position (it is no aggregate, so GpuKernelSpec{fn, 16, 64} does not compile):
 //   GpuKernelSpec(launch).padded_to(16, 64, 32).with_scratch(bytes).needs_compute_capability(90)
 struct GpuKernelSpec {
   GpuKernelSpec() = default;
@@ -47,6 +50,22 @@ struct GpuKernelSpec {
     s.uses_cublas = true;
     return s;
   }
+  // The workspace creates a cuBLASLt handle (DeviceGemm::cublaslt).
+  GpuKernelSpec with_cublaslt_handle() const {
+    GpuKernelSpec s = *this;
+    s.uses_cublaslt = true;
+    return s;
+  }
+  // After every upload, with A and B resident and before anything is timed, the workspace calls choose(g) (α = 1,
+  // β = 0): a row that picks its kernel per shape by timing candidates on the real data (cuBLASLt's algorithm
+  // search) picks here, so no compute sample, the verification run included, pays for it. What it returns is the
+  // workspace's kernel(). The choice may write C: every caller sets or poisons C after upload (Backend::gemm, the
+  // harness's trials, timed workspaces and end-to-end samples). A compute() before any upload chooses first.
+  GpuKernelSpec choosing_with(ChooseFn fn) const {
+    GpuKernelSpec s = *this;
+    s.choose = fn;
+    return s;
+  }
   // major * 10 + minor, e.g. 90 for Hopper-only instructions: on an older GPU the row reads "unavailable".
   GpuKernelSpec needs_compute_capability(int capability) const {
     GpuKernelSpec s = *this;
@@ -58,6 +77,8 @@ struct GpuKernelSpec {
   int pad_m = 1, pad_n = 4, pad_k = 4;
   ScratchBytesFn scratch_bytes = nullptr;
   bool uses_cublas = false;
+  bool uses_cublaslt = false;
+  ChooseFn choose = nullptr;
   int min_compute_capability = 0;  // 0: any GPU
 };
 static_assert(!std::is_aggregate_v<GpuKernelSpec>, "kernel specs are built with named fields");
