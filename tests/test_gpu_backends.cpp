@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/runtime/gpu_runtime.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
+#include "../src/gpu/vendor/cublaslt.hpp"
 #include "backend_checks.hpp"
 
 using namespace matcompare;
@@ -161,7 +163,16 @@ TEST_CASE("a TF32 row brings the vendor of its precision, and its ratio is taken
   const auto results = run_benchmarks(selected, {{64, 64, 64}}, o);
   std::vector<std::string> names;
   for (const auto& r : results) names.push_back(r.backend.name);
-  CHECK(names == std::vector<std::string>{"gpu/tensor-core-tf32-ws", "gpu/cublas-tf32", "gpu/cublas-fp32"});
+  // The TF32 vendor libraries (gpu/cublaslt-tf32, …) come along too, as candidates for the best vendor.
+  std::vector<std::string> baselines;
+  for (const auto& r : results) {
+    if (r.backend.name == "gpu/tensor-core-tf32-ws" || r.backend.vendor || r.backend.precision_vendor)
+      baselines.push_back(r.backend.name);
+    else
+      CHECK_MESSAGE((r.backend.vendor_library && r.backend.precision == Precision::tf32), r.backend.name);
+  }
+  CHECK(baselines == std::vector<std::string>{"gpu/tensor-core-tf32-ws", "gpu/cublas-tf32", "gpu/cublas-fp32"});
+  CHECK(std::find(names.begin(), names.end(), "gpu/cublaslt-tf32") != names.end());
   for (const auto& r : results) {
     INFO(r.backend.name, ": ", r.reason);
     REQUIRE(r.status == Status::ok);
@@ -201,3 +212,124 @@ TEST_CASE("a GPU workspace's poison fills every element of C, padding aside") {
   }
 }
 
+
+// gpu/cublaslt-fp32 and gpu/cublaslt-tf32 (issue 29): cublasLtMatmul with the algorithm its search keeps per shape.
+// The search lives only in the CUDA build; without it this suite is skipped anyway.
+#if MATCOMPARE_HAVE_CUDA
+namespace {
+struct LtRow {
+  const char* name;
+  Precision precision;
+};
+constexpr LtRow kLtRows[] = {{"gpu/cublaslt-fp32", Precision::fp32}, {"gpu/cublaslt-tf32", Precision::tf32}};
+}  // namespace
+
+TEST_CASE("gpu/cublaslt-*: vendor libraries of their precision, matching the float64 reference on odd shapes") {
+  for (const LtRow& row : kLtRows) {
+    SUBCASE(row.name) {
+      const Backend& lt = find_backend(row.name);
+      REQUIRE_MESSAGE(lt.availability().available, lt.availability().reason);
+      CHECK(lt.info().vendor_library);
+      CHECK_FALSE(lt.info().vendor);
+      CHECK_FALSE(lt.info().precision_vendor);
+      CHECK(lt.info().precision == row.precision);
+      matcompare_test::check_backend(lt);
+      // N and K far from the runtime's padding multiples, K long enough for split-K candidates.
+      matcompare_test::check_against_reference(lt, {33, 1021, 4099}, {1.0f, 0.0f});
+      matcompare_test::check_against_reference(lt, {33, 1021, 4099}, {-0.5f, 1.5f});
+    }
+  }
+}
+
+TEST_CASE("gpu/cublaslt-*: the search runs at upload, keeps its fastest candidate, once per shape, named by kernel()") {
+  for (const LtRow& row : kLtRows) {
+    SUBCASE(row.name) {
+      const Backend& lt = find_backend(row.name);
+      const GemmShape shape{1111, 517, 263};  // no other case uses it: the search below is this case's own
+      const MatrixF a = MatrixF::random(std::size_t(shape.m), std::size_t(shape.k), 11);
+      const MatrixF b = MatrixF::random(std::size_t(shape.k), std::size_t(shape.n), 12);
+      REQUIRE_FALSE(gpu::cublaslt_choice(row.precision, shape).has_value());
+      auto ws = lt.prepare(shape);
+      CHECK(ws->kernel().empty());  // nothing chosen before the inputs are resident
+      ws->upload(a, b);
+      const auto choice = gpu::cublaslt_choice(row.precision, shape);
+      REQUIRE(choice.has_value());  // searched at upload: no compute, so no timed sample, pays for it
+      REQUIRE(choice->chosen >= 0);
+      REQUIRE(std::size_t(choice->chosen) < choice->candidates.size());
+      CHECK(choice->candidates.size() <= 8);
+      CHECK(choice->search_ms > 0);
+      const gpu::LtCandidate& winner = choice->candidates[std::size_t(choice->chosen)];
+      CHECK(gpu::fastest_candidate(choice->candidates) == choice->chosen);
+      int ran = 0;
+      for (const gpu::LtCandidate& c : choice->candidates) {
+        INFO(c.algo, " ", c.error);
+        if (!c.error.empty()) continue;
+        ++ran;
+        CHECK(c.runs >= 2);
+        CHECK(c.median_ms > 0);
+        CHECK(winner.median_ms <= c.median_ms);
+      }
+      CHECK(ran >= 1);
+      MESSAGE(row.name, " ", to_string(shape), ": ", choice->kernel, " (", winner.median_ms, " ms of ", ran,
+              " candidates that ran; search ", choice->search_ms, " ms)");
+      CHECK(ws->kernel() == choice->kernel);
+      CHECK(ws->kernel().rfind("cuBLASLt " + winner.algo + "; candidate ", 0) == 0);
+
+      // Stable for the shape: computing does not change it, and another workspace of the shape reuses the search.
+      ws->poison_output(shape);
+      ws->compute(1.0f, 0.0f);
+      ws->synchronize();
+      CHECK(ws->kernel() == choice->kernel);
+      auto again = lt.prepare(shape);
+      again->upload(a, b);
+      CHECK(again->kernel() == choice->kernel);
+      CHECK(gpu::cublaslt_choice(row.precision, shape)->search_ms == choice->search_ms);
+    }
+  }
+}
+
+TEST_CASE("gpu/cublaslt-*: with beta = 0 a NaN-poisoned C is never read") {
+  for (const LtRow& row : kLtRows) {
+    for (const GemmShape shape : {GemmShape{67, 45, 33}, GemmShape{5, 7, 513}, GemmShape{33, 1021, 4099}}) {
+      INFO(row.name, " ", to_string(shape));
+      const Backend& lt = find_backend(row.name);
+      const MatrixF a = MatrixF::random(std::size_t(shape.m), std::size_t(shape.k), 21);
+      const MatrixF b = MatrixF::random(std::size_t(shape.k), std::size_t(shape.n), 22);
+      auto ws = lt.prepare(shape);
+      ws->upload(a, b);
+      for (const float alpha : {1.0f, 0.0f}) {
+        ws->poison_output(shape);
+        ws->compute(alpha, 0.0f);
+        MatrixF c(std::size_t(shape.m), std::size_t(shape.n), 1.0f);
+        ws->download(c);
+        std::size_t nan = 0;
+        for (std::size_t i = 0; i < c.size(); ++i) nan += std::isnan(c.data()[i]) ? 1 : 0;
+        CHECK_MESSAGE(nan == 0, "alpha ", alpha, ": ", nan, " NaN of ", c.size());
+        if (alpha == 0.0f)
+          for (std::size_t i = 0; i < c.size(); ++i) REQUIRE(c.data()[i] == 0.0f);
+      }
+    }
+  }
+}
+
+TEST_CASE("gpu/cublaslt-*: a run pairs them with their precision's baseline and records the kernel each ran") {
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0.0;
+  const auto results = run_benchmarks(select_backends("cublaslt-"), {{640, 384, 512}}, o);
+  int lt_rows = 0;
+  for (const auto& r : results) {
+    INFO(r.backend.name, ": ", r.reason);
+    REQUIRE(r.status == Status::ok);
+    CHECK(r.vs_precision_vendor > 0);
+    CHECK_FALSE(r.best_vendor.empty());
+    if (r.backend.name.rfind("gpu/cublaslt-", 0) != 0) continue;
+    ++lt_rows;
+    CHECK(r.kernel.rfind("cuBLASLt algo ", 0) == 0);
+    const auto choice = gpu::cublaslt_choice(r.backend.precision, r.shape);
+    REQUIRE(choice.has_value());
+    CHECK(r.kernel == choice->kernel);
+  }
+  CHECK(lt_rows == 2);
+}
+#endif

@@ -14,6 +14,7 @@
 #include "../gpu/runtime/gpu_runtime.hpp"
 #include "../gpu/simt/simt_tuning.hpp"
 #include "../gpu/vendor/cublas.hpp"
+#include "../gpu/vendor/cublaslt.hpp"
 
 // Launchers and the scratch sizes that depend on the GPU exist only in the CUDA build.
 #if MATCOMPARE_HAVE_CUDA
@@ -161,6 +162,20 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
                Precision::fp32, true),
       kernel(GPU_LAUNCH(launch_cublas_fp32)).with_cublas_handle());
+  // cuBLASLt with its algorithm searched per shape when A and B are uploaded (issue 29): candidates for the best
+  // vendor of their precision, beside the baselines above. GPU_LAUNCH names the search hooks too.
+  auto cublaslt = [&](const char* name, const char* idea, Precision p, gpu::LaunchFn launch, gpu::ChooseFn choose) {
+    BackendInfo info = describe(name, "beyond the seeds (after 000 8.4.8 cuBLAS)", idea, p);
+    info.vendor_library = true;
+    gpu(info, kernel(launch).with_cublaslt_handle().choosing_with(choose).with_scratch(
+                  GPU_SCRATCH(cublaslt_workspace_bytes)));
+  };
+  cublaslt("gpu/cublaslt-tf32",
+           "cublasLtMatmul with TF32 compute: the fastest of the heuristic's 8 candidates, timed per shape",
+           Precision::tf32, GPU_LAUNCH(launch_cublaslt_tf32), GPU_LAUNCH(choose_cublaslt_tf32));
+  cublaslt("gpu/cublaslt-fp32",
+           "cublasLtMatmul with FP32 compute: the fastest of the heuristic's 8 candidates, timed per shape",
+           Precision::fp32, GPU_LAUNCH(launch_cublaslt_fp32), GPU_LAUNCH(choose_cublaslt_fp32));
   // Past one GPU (issue 10): NVIDIA's engines on every GPU of --devices, compared with cuBLAS FP32 on one.
   list.push_back(gpu::make_cublasxt_backend(
       describe("gpu/cublasxt-fp32", "beyond the seeds (after 000 8.4.8 cuBLAS)",
