@@ -16,6 +16,10 @@
 #                                               every GPU here (on one GPU: cuBLASMp as one rank)
 #   bench/gpu_session.sh OUT_DIR COMMIT every-row  issue 9's runs: --size 2048 --all timed by the wall clock,
 #                                               and the CPU rows over 512..2560 on seed 003's values (reals in 1..100)
+#   bench/gpu_session.sh OUT_DIR COMMIT vendors  issue 29's check: the cuBLAS and cuBLASLt rows at 1024..8192 and
+#                                               7680x16x2560 beside the same calls timed by
+#                                               build/bench/matcompare-independent-vendors; prints each row's figure
+#                                               over the independent one (within 3% is the goal)
 # Modes combine in one call, in the order given: tune,check,fastpath. Through the device tool, run it as
 # `timeout -s TERM <a minute under the call's limit> bench/gpu_session.sh ...` and without a pipe: a call killed at
 # its limit returns nothing, while TERM lets the script pack its logs and results, and a pipe into `tail` holds back
@@ -127,6 +131,39 @@ import json, pathlib, sys
 for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     rows = json.load(open(f))["results"]
     print(f.name, {s: sum(r["status"] == s for r in rows) for s in {r["status"] for r in rows}})
+PY
+fi
+
+if [ "$mode" = vendors ]; then
+  # The single-GPU vendor rows only (cublas-, cublaslt-): the multi-GPU rows that --filter cublas would also take
+  # have no independent counterpart here and cost minutes (cuBLASMp's workers).
+  build/bench/matcompare-independent-vendors 1024 2048 4096 8192 7680x16x2560 \
+    > "$work/results/independent_vendors.jsonl" 2>> "$work/logs/runs.log"
+  echo "independent exit $?"
+  $cli --sizes 1024,2048,4096,8192 --filter cublas-,cublaslt- --format json \
+    --out "$work/results/${tag}_vendors.json" 2>> "$work/logs/runs.log"
+  echo "matcompare exit $?"
+  $cli --m 7680 --n 16 --k 2560 --filter cublas-,cublaslt- --format json \
+    --out "$work/results/${tag}_vendors_7680x16x2560.json" 2>> "$work/logs/runs.log"
+  echo "matcompare 7680x16x2560 exit $?"
+  python3 - "$work/results/independent_vendors.jsonl" "$work/results/${tag}"_vendors*.json <<'PY'
+import json, sys
+independent = {}
+for line in open(sys.argv[1]):
+    if line.startswith("{"):
+        r = json.loads(line)
+        independent[(r["row"], r["m"], r["n"], r["k"])] = r
+print(f"{'row':18s} {'shape':>14s} {'matcompare':>10s} {'independent':>11s} {'ratio':>6s}  kernel (matcompare | independent)")
+for path in sys.argv[2:]:
+    for r in json.load(open(path))["results"]:
+        shape = f"{r['m']}x{r['n']}x{r['k']}"
+        other = independent.get((r["backend"], r["m"], r["n"], r["k"]))
+        mine = (r["gflops"] or 0) / 1000
+        theirs = other["tflops"] if other else 0
+        ratio = mine / theirs if theirs else 0
+        flag = "" if ratio and abs(ratio - 1) <= 0.03 else " <- outside 3%"
+        print(f"{r['backend']:18s} {shape:>14s} {mine:8.1f}TF {theirs:9.1f}TF {ratio:6.3f}{flag}  "
+              f"{r['status']} {r.get('kernel') or '-'} | {(other['algo'] or '-') if other else '-'}")
 PY
 fi
 
