@@ -2,6 +2,7 @@
 # cuBLASMp is not on the GPU machine and it has no network: when .whl/ holds the nvidia-cublasmp-cu13 wheel
 # (carried by the device tool: `pip download --no-deps -d .whl nvidia-cublasmp-cu13==0.7.0.125` here), it is
 # unpacked into /tmp/site and CMake pointed at it; NCCL and NVSHMEM come from PyTorch's wheels on that machine.
+# CUTLASS's headers come the same way: the nvidia-cutlass wheel in .whl/, unpacked into /tmp/cutlass.
 # Usage: gpu_build COMMIT LOG_DIR
 gpu_build() {
   local commit=$1 logs=$2
@@ -14,6 +15,14 @@ gpu_build() {
   if compgen -G ".whl/nvidia_cublasmp*.whl" > /dev/null; then
     "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
       .whl/nvidia_cublasmp*.whl > "$logs/pip.log" 2>&1 && args+=(-DCUBLASMP_ROOT=/tmp/site/nvidia/cublasmp/cu13)
+  fi
+  # CUTLASS's headers (gpu/cutlass-tf32) from the nvidia-cutlass wheel carried in .whl/ (`pip download --no-deps -d
+  # .whl nvidia-cutlass==4.2.0.0` here, or a copy of .deps/cutlass/*.whl): 6.4 MB travels, 27 MB unpack into /tmp.
+  local cutlass_wheel
+  cutlass_wheel=$(compgen -G ".whl/nvidia_cutlass-*.whl" | tail -n 1 || true)
+  if [ -n "$cutlass_wheel" ]; then
+    rm -rf /tmp/cutlass && "$python" -m zipfile -e "$cutlass_wheel" /tmp/cutlass &&
+      args+=(-DCUTLASS_INCLUDE_DIR=/tmp/cutlass/cutlass_library/source/include)
   fi
   PATH=$(dirname "$python"):$PATH cmake -S . -B build -G Ninja "${args[@]}" > "$logs/configure.log" 2>&1 &&
     cmake --build build -j"$(nproc)" > "$logs/build.log" 2>&1 ||

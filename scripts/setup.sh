@@ -21,6 +21,29 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+# --- CUTLASS headers, for gpu/cutlass-tf32 (header-only; its own block) ---------------------------------------
+# CUTLASS's C++ headers ship in PyPI's nvidia-cutlass wheel (cutlass_library/source/include). The wheel is kept in
+# .deps/cutlass/ (git-ignored; bench/gpu_build.sh carries a copy to the GPU machine) and only its include tree is
+# unpacked beside it, never into a Python; cmake/Cutlass.cmake finds .deps/cutlass/include. Without network the row
+# reads unavailable with the reason.
+cutlass_wheel_version=4.2.0.0
+if [ ! -f .deps/cutlass/include/cutlass/version.h ]; then
+  if python3 -m pip download -q --no-deps --dest .deps/cutlass "nvidia-cutlass==$cutlass_wheel_version"; then
+    python3 - .deps/cutlass/nvidia_cutlass-"$cutlass_wheel_version"-*.whl .deps/cutlass/include <<'PY'
+import sys, zipfile
+prefix = "cutlass_library/source/include/"
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for name in wheel.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            wheel.getinfo(name).filename = name[len(prefix):]
+            wheel.extract(wheel.getinfo(name), sys.argv[2])
+PY
+  else
+    echo "setup: could not download nvidia-cutlass $cutlass_wheel_version; gpu/cutlass-tf32 will be unavailable" >&2
+  fi
+fi
+# --- end of the CUTLASS block -------------------------------------------------------------------------------
+
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S . -B build "${generator[@]}" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null

@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../src/gpu/cutlass/cutlass_tf32.hpp"
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/runtime/gpu_runtime.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
@@ -28,6 +29,7 @@ TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any al
   for (const Backend* backend : all_backends()) {
     if (backend->info().device != DeviceKind::gpu) continue;
     if (backend->info().name == "gpu/cublasmp-fp32") continue;  // its own case below: a few processes per gemm
+    if (backend->info().name == "gpu/cutlass-tf32") continue;   // its own case below: every kernel, or not built
     REQUIRE_MESSAGE(backend->availability().available, (backend->info().name + ": " + backend->availability().reason));
     SUBCASE(backend->info().name.c_str()) { matcompare_test::check_backend(*backend); }
     ++checked;
@@ -163,7 +165,8 @@ TEST_CASE("a TF32 row brings the vendor of its precision, and its ratio is taken
   const auto results = run_benchmarks(selected, {{64, 64, 64}}, o);
   std::vector<std::string> names;
   for (const auto& r : results) names.push_back(r.backend.name);
-  // The TF32 vendor libraries (gpu/cublaslt-tf32, …) come along too, as candidates for the best vendor.
+  // The TF32 vendor libraries (gpu/cublaslt-tf32, gpu/cutlass-tf32, …) come along too, as candidates for the best
+  // vendor, and are paired like every row.
   std::vector<std::string> baselines;
   for (const auto& r : results) {
     if (r.backend.name == "gpu/tensor-core-tf32-ws" || r.backend.vendor || r.backend.precision_vendor)
@@ -237,6 +240,32 @@ TEST_CASE("gpu/cublaslt-*: vendor libraries of their precision, matching the flo
       // N and K far from the runtime's padding multiples, K long enough for split-K candidates.
       matcompare_test::check_against_reference(lt, {33, 1021, 4099}, {1.0f, 0.0f});
       matcompare_test::check_against_reference(lt, {33, 1021, 4099}, {-0.5f, 1.5f});
+    }
+  }
+}
+
+// gpu/cutlass-tf32 (issue 29): each CUTLASS kernel the build has, on the odd shapes with any alpha and beta (C
+// poisoned with NaN when beta = 0, so a kernel that reads it fails), on 1000x1001x999, and on more tiles than an
+// H100 or H200 has SMs, where persistent blocks walk several tiles. A build without CUTLASS says why instead.
+TEST_CASE("gpu/cutlass-tf32 is correct with each of its kernels, or says why it was not built") {
+  const Backend& row = find_backend("gpu/cutlass-tf32");
+  const std::vector<std::string> kernels = gpu::cutlass_kernel_names();
+  if (kernels.empty()) {
+    CHECK_FALSE(row.availability().available);
+    MESSAGE("gpu/cutlass-tf32 is not built here: ", row.availability().reason);
+    return;
+  }
+  REQUIRE_MESSAGE(row.availability().available, row.availability().reason);
+  CHECK(row.info().vendor_library);
+  CHECK(std::string(gpu::cutlass_description()).rfind("CUTLASS ", 0) == 0);
+  for (const std::string& name : kernels) {
+    SUBCASE(name.c_str()) {
+      const std::unique_ptr<Backend> backend = gpu::make_cutlass_backend(row.info(), name);
+      matcompare_test::check_backend(*backend);
+      matcompare_test::check_against_reference(*backend, {1000, 1001, 999}, {1.0f, 0.0f});
+      for (const matcompare_test::Scaling scaling : {matcompare_test::Scaling{0.5f, 2.0f}, {-1.5f, 0.0f}})
+        matcompare_test::check_against_reference(*backend, {2000, 2200, 70}, scaling);
+      CHECK(backend->prepare({64, 64, 64})->kernel().rfind(name + ": CUTLASS ", 0) == 0);
     }
   }
 }
@@ -333,3 +362,10 @@ TEST_CASE("gpu/cublaslt-*: a run pairs them with their precision's baseline and 
   CHECK(lt_rows == 2);
 }
 #endif
+
+TEST_CASE("a CUTLASS kernel the build does not have is a clear error") {
+  if (gpu::cutlass_kernel_names().empty()) return;  // the case above said why
+  const auto backend = gpu::make_cutlass_backend(find_backend("gpu/cutlass-tf32").info(), "64x64");
+  CHECK_THROWS_WITH_AS(backend->prepare({16, 16, 16}), doctest::Contains("the CUTLASS kernel 64x64 is not one of"),
+                       std::runtime_error);
+}

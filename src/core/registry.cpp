@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../cpu/kernels.hpp"
+#include "../gpu/cutlass/cutlass_tf32.hpp"
 #include "../gpu/hopper/tensor_core.hpp"
 #include "../gpu/hopper/tf32_passes.hpp"
 #include "../gpu/ladder/ladder.hpp"
@@ -176,6 +177,15 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   cublaslt("gpu/cublaslt-fp32",
            "cublasLtMatmul with FP32 compute: the fastest of the heuristic's 8 candidates, timed per shape",
            Precision::fp32, GPU_LAUNCH(launch_cublaslt_fp32), GPU_LAUNCH(choose_cublaslt_fp32));
+  // CUTLASS (issue 29): a vendor library of TF32, a candidate for the best vendor beside cuBLAS.
+  BackendInfo cutlass_tf32 = describe(
+      "gpu/cutlass-tf32", "vendor library (beside gpu/cublas-tf32)",
+      "CUTLASS 3.x Sm90 TF32 GEMM from its collective builders: cooperative warp-specialized persistent kernel, "
+      "128x256x32 tiles of C^T = B^T A^T, 2x1 cluster, TMA epilogue; row-major B is MN-major, which TF32 wgmma takes "
+      "only from registers, so B is register-sourced (wgmma RS) and nothing is transposed",
+      Precision::tf32);
+  cutlass_tf32.vendor_library = true;
+  list.push_back(gpu::make_cutlass_backend(cutlass_tf32));
   // Past one GPU (issue 10): NVIDIA's engines on every GPU of --devices, compared with cuBLAS FP32 on one.
   list.push_back(gpu::make_cublasxt_backend(
       describe("gpu/cublasxt-fp32", "beyond the seeds (after 000 8.4.8 cuBLAS)",
