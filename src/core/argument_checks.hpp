@@ -1,0 +1,17 @@
+#pragma once
+// Checks the library's entry points share, each throwing std::invalid_argument that names the function and the
+// argument.
+#include <stdexcept>
+#include <string>
+
+#include "matcompare/backend.hpp"
+
+namespace matcompare {
+
+// "where: shape must have M, N, K >= 1, got 0x4x4"
+inline void check_shape(const GemmShape& shape, const char* where) {
+  if (shape.m < 1 || shape.n < 1 || shape.k < 1)
+    throw std::invalid_argument(std::string(where) + ": shape must have M, N, K >= 1, got " + to_string(shape));
+}
+
+}  // namespace matcompare

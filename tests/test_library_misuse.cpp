@@ -1,0 +1,124 @@
+// The library refuses misuse with an exception that names the argument, before it reads or writes anything out
+// of bounds (issue 28). Each case was a crash, a sanitizer report or a silent nonsense answer; scripts/sanitize.sh
+// runs this suite under ASan and UBSan.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../src/gpu/multi/mp_workspace.hpp"
+#include "test_support.hpp"
+#include <doctest/doctest.h>
+
+using namespace matcompare;
+
+namespace {
+
+template <typename Enum>
+Enum out_of_range(int value) {
+  return static_cast<Enum>(value);
+}
+
+// A workspace that keeps the default download_rows and poison_output: C lives in a host matrix, and download
+// refuses a target of another shape, as every real workspace does.
+class HostWorkspace final : public Workspace {
+ public:
+  explicit HostWorkspace(const GemmShape& s) : c_(std::size_t(s.m), std::size_t(s.n), 1.0f) {}
+  void upload(const MatrixF&, const MatrixF&) override {}
+  void set_output(const MatrixF& c) override {
+    check(c);
+    c_ = c;
+  }
+  void compute(float, float) override {}
+  void download(MatrixF& c) override {
+    check(c);
+    c = c_;
+  }
+  void flush_cache() override {}
+  void synchronize() override {}
+  std::unique_ptr<Stopwatch> stopwatch() override { return nullptr; }
+
+ private:
+  void check(const MatrixF& c) const {
+    if (c.rows() != c_.rows() || c.cols() != c_.cols()) throw std::invalid_argument("C has the wrong shape");
+  }
+  MatrixF c_;
+};
+
+// What every workspace's download_rows must refuse, on an 8x8x8 workspace holding C.
+void check_download_rows_refusals(Workspace& ws) {
+  const GemmShape shape{8, 8, 8};
+  MatrixF one(1, 8), two(2, 8);
+  CHECK_THROWS_WITH_AS(ws.download_rows({100}, shape, one),
+                       doctest::Contains("rows[0] = 100 is outside the workspace's 8 rows"), std::out_of_range);
+  CHECK_THROWS_WITH_AS(ws.download_rows({3, -1}, shape, two), doctest::Contains("rows[1] = -1"), std::out_of_range);
+  CHECK_THROWS_WITH_AS(ws.download_rows({8}, shape, one), doctest::Contains("rows[0] = 8"), std::out_of_range);
+  CHECK_THROWS_WITH_AS(ws.download_rows({0, 1}, shape, one), doctest::Contains("out is 1x8"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(ws.download_rows({50}, {100, 8, 8}, one), doctest::Contains("shape 100x8x8"),
+                       std::invalid_argument);
+  MatrixF row(1, 8, -7.0f);
+  ws.download_rows({7}, shape, row);  // a good request still works
+  MatrixF all(8, 8);
+  ws.download(all);
+  for (std::size_t j = 0; j < 8; ++j) CHECK(row(0, j) == all(7, j));
+}
+
+}  // namespace
+
+TEST_CASE("download_rows refuses rows outside the workspace, a shape not its own and a target of the wrong size") {
+  SUBCASE("the default, through download()") {
+    HostWorkspace ws({8, 8, 8});
+    check_download_rows_refusals(ws);
+    MatrixF one(1, 8);
+    CHECK_THROWS_WITH_AS(ws.download_rows({0}, {8, -8, 8}, one), doctest::Contains("shape must have M, N, K >= 1"),
+                         std::invalid_argument);
+  }
+  SUBCASE("the CPU workspace") {
+    const Backend& gold = find_backend("cpu/gold");
+    auto ws = gold.prepare({8, 8, 8});
+    ws->upload(MatrixF::random(8, 8, 1), MatrixF::random(8, 8, 2));
+    ws->compute(1.0f, 0.0f);
+    check_download_rows_refusals(*ws);
+    MatrixF one(1, 8);
+    // The CPU workspace knows its K too.
+    CHECK_THROWS_WITH_AS(ws->download_rows({0}, {8, 8, 9}, one), doctest::Contains("not the workspace's shape 8x8x8"),
+                         std::invalid_argument);
+  }
+  SUBCASE("cuBLASMp's workspace, driven by the fake worker") {
+    auto ws = gpu::make_mp_workspace(MATCOMPARE_FAKE_MP_WORKER, {0, 1}, {8, 8, 8});
+    ws->upload(MatrixF::random(8, 8, 1), MatrixF::random(8, 8, 2));
+    ws->compute(1.0f, 0.0f);
+    check_download_rows_refusals(*ws);
+  }
+  SUBCASE("the GPU workspaces, where a GPU can run them") {
+    for (const char* name : {"gpu/cublas-fp32", "gpu/naive", "gpu/cublasxt-fp32"}) {
+      const Backend& backend = find_backend(name);
+      if (!backend.availability().available) {
+        MESSAGE(std::string(name) << " not checked: " << backend.availability().reason);
+        continue;
+      }
+      INFO(name);
+      auto ws = backend.prepare({8, 8, 8});
+      const MatrixF a = MatrixF::random(8, 8, 1), b = MatrixF::random(8, 8, 2);
+      ws->upload(a, b);
+      ws->compute(1.0f, 0.0f);
+      ws->synchronize();
+      check_download_rows_refusals(*ws);
+    }
+  }
+}
+
+TEST_CASE("the default poison_output refuses an empty or negative shape, naming it") {
+  HostWorkspace ws({8, 8, 8});
+  CHECK_THROWS_WITH_AS(ws.poison_output({-1, 8, 8}), doctest::Contains("poison_output: shape must have M, N, K >= 1"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(ws.poison_output({9, 8, 8}), std::invalid_argument);  // set_output's own check
+  ws.poison_output({8, 8, 8});
+  MatrixF c(8, 8);
+  ws.download(c);
+  CHECK(std::isnan(c(7, 7)));
+}
+
