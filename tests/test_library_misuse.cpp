@@ -68,6 +68,22 @@ void check_download_rows_refusals(Workspace& ws) {
 
 }  // namespace
 
+TEST_CASE("set_threads refuses a negative count or one above kMaxThreads, naming threads and the cap") {
+  CHECK_THROWS_WITH_AS(set_threads(100000), doctest::Contains("threads must be 0 (one per logical processor) to 4096"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(set_threads(-1), doctest::Contains("got -1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(set_threads(kMaxThreads + 1), doctest::Contains("got 4097"), std::invalid_argument);
+  // The cap itself runs: a team of kMaxThreads threads computes a right answer.
+  set_threads(kMaxThreads);
+  const Backend& omp = find_backend("cpu/gold-omp");
+  const MatrixF a = MatrixF::random(4, 3, 1), b = MatrixF::random(3, 2, 2);
+  MatrixF c(4, 2);
+  omp.gemm(1.0f, a, b, 0.0f, c);
+  const Reference ref = compute_reference(1.0f, a, b, 0.0f, MatrixF(4, 2));
+  CHECK(compare_to_reference(c, ref, Precision::fp32).passed);
+  set_threads(0);
+}
+
 TEST_CASE("download_rows refuses rows outside the workspace, a shape not its own and a target of the wrong size") {
   SUBCASE("the default, through download()") {
     HostWorkspace ws({8, 8, 8});

@@ -145,6 +145,9 @@ std::string thread_wait_settings() {
 }
 
 void set_threads(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    throw std::invalid_argument("set_threads: threads must be 0 (one per logical processor) to " +
+                                std::to_string(kMaxThreads) + ", got " + std::to_string(threads));
   const int n = threads > 0 ? threads : usable_cpus();
   omp_set_num_threads(n);
   openblas_set_num_threads(n);
