@@ -138,3 +138,42 @@ TEST_CASE("the default poison_output refuses an empty or negative shape, naming 
   CHECK(std::isnan(c(7, 7)));
 }
 
+TEST_CASE("check_options refuses absurd times, an unknown InputValues and a bad full_reference_max_flops") {
+  struct Bad {
+    const char* name;
+    void (*spoil)(BenchmarkOptions&);
+  };
+  const Bad cases[] = {
+      {"budget_s", [](BenchmarkOptions& o) { o.budget_s = 1e300; }},
+      {"budget_s", [](BenchmarkOptions& o) { o.budget_s = kMaxBudgetS * 1.001; }},
+      {"time_limit_s", [](BenchmarkOptions& o) { o.time_limit_s = 1e300; }},
+      {"time_limit_s", [](BenchmarkOptions& o) { o.time_limit_s = kMaxTimeLimitS + 1; }},
+      {"min_time_s", [](BenchmarkOptions& o) { o.min_time_s = 1e300; }},
+      {"min_time_s", [](BenchmarkOptions& o) { o.min_time_s = kMaxMinTimeS + 1; }},
+      {"input_values", [](BenchmarkOptions& o) { o.input_values = out_of_range<InputValues>(42); }},
+      {"input_values", [](BenchmarkOptions& o) { o.input_values = out_of_range<InputValues>(-1); }},
+      {"full_reference_max_flops", [](BenchmarkOptions& o) { o.full_reference_max_flops = std::nan(""); }},
+      {"full_reference_max_flops", [](BenchmarkOptions& o) { o.full_reference_max_flops = -1; }},
+      {"full_reference_max_flops", [](BenchmarkOptions& o) { o.full_reference_max_flops = HUGE_VAL; }},
+  };
+  const Backend& gold = find_backend("cpu/gold");
+  const Problem problem = make_problem({4, 4, 4}, 1, 0, 1);
+  for (const Bad& bad : cases) {
+    INFO(bad.name);
+    BenchmarkOptions o;
+    bad.spoil(o);
+    CHECK_THROWS_WITH_AS(check_options(o), doctest::Contains((std::string("BenchmarkOptions::") + bad.name).c_str()),
+                         std::invalid_argument);
+    CHECK_THROWS_WITH_AS(measure(gold, problem, o), doctest::Contains(bad.name), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(measure_paired(gold, problem, o, gold), doctest::Contains(bad.name), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(run_benchmarks({&gold}, {{4, 4, 4}}, o), doctest::Contains(bad.name), std::invalid_argument);
+  }
+  // The bounds themselves are accepted.
+  BenchmarkOptions edge;
+  edge.budget_s = kMaxBudgetS;
+  edge.time_limit_s = kMaxTimeLimitS;
+  edge.min_time_s = kMaxMinTimeS;
+  edge.full_reference_max_flops = 0;
+  CHECK_NOTHROW(check_options(edge));
+}
+

@@ -21,6 +21,13 @@ std::string describe(InputValues v);   // in words, e.g. "reals uniform in [-1, 
 // Throws std::invalid_argument naming the accepted names.
 InputValues parse_input_values(const std::string& name);
 
+// The largest times check_options accepts. A deadline past about 292 years overflows std::chrono's clock (a budget
+// of 1e300 s did), and no run is meant to last longer than these: the time limit may be as long as the budget (the
+// CLI takes up to 1e7 s of either), a minimum of timed work per measurement is seconds, never days.
+constexpr double kMaxBudgetS = 365 * 24 * 3600.0;   // budget_s: a year
+constexpr double kMaxTimeLimitS = kMaxBudgetS;      // time_limit_s: a year
+constexpr double kMaxMinTimeS = 24 * 3600.0;        // min_time_s: a day
+
 struct BenchmarkOptions {
   float alpha = 1.0f;
   float beta = 0.0f;
@@ -107,10 +114,11 @@ struct Problem {
   std::vector<std::int64_t> verified_rows;  // empty: the reference covers all of C
   bool sampled() const { return !verified_rows.empty(); }
 };
-// Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a
-// negative or non-finite min_time_s, a time_limit_s that is not positive and finite, a budget_s that is
-// negative or not finite, or a non-finite alpha or beta. measure and run_benchmarks check their options with it
-// before any work.
+// Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a min_time_s
+// that is negative, not finite or over kMaxMinTimeS, a time_limit_s that is not positive or over kMaxTimeLimitS,
+// a budget_s that is negative or over kMaxBudgetS, a non-finite alpha or beta, an input_values that is none of
+// InputValues', or a full_reference_max_flops that is negative or not finite. measure, measure_paired and
+// run_benchmarks check their options with it before any work.
 void check_options(const BenchmarkOptions& options);
 
 // True when a problem of this shape is verified on sampled_rows instead of a full reference.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "matcompare/backend.hpp"
+#include "matcompare/benchmark.hpp"
 
 namespace matcompare {
 
@@ -12,6 +13,15 @@ namespace matcompare {
 inline void check_shape(const GemmShape& shape, const char* where) {
   if (shape.m < 1 || shape.n < 1 || shape.k < 1)
     throw std::invalid_argument(std::string(where) + ": shape must have M, N, K >= 1, got " + to_string(shape));
+}
+
+inline bool known(InputValues v) {
+  switch (v) {
+    case InputValues::uniform:
+    case InputValues::integers_1_100:
+    case InputValues::reals_1_100: return true;
+  }
+  return false;
 }
 
 }  // namespace matcompare
