@@ -68,6 +68,31 @@ void check_download_rows_refusals(Workspace& ws) {
 
 }  // namespace
 
+TEST_CASE("run_benchmarks refuses a null backend, one outside the registry and an empty shape, naming its index") {
+  const Backend& gold = find_backend("cpu/gold");
+  BenchmarkOptions o;
+  o.repetitions = 1;
+  o.min_time_s = 0;
+  int progress_calls = 0;
+  const ProgressFn count = [&](const Progress&) { ++progress_calls; };
+  CHECK_THROWS_WITH_AS(run_benchmarks({nullptr}, {{8, 8, 8}}, o, count), doctest::Contains("backends[0] is null"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(run_benchmarks({&gold, nullptr}, {{8, 8, 8}}, o, count),
+                       doctest::Contains("backends[1] is null"), std::invalid_argument);
+  struct Stranger final : Backend {
+    BackendInfo info_{"test/stranger"};
+    const BackendInfo& info() const override { return info_; }
+    Availability availability() const override { return {true, ""}; }
+    std::unique_ptr<Workspace> prepare(const GemmShape& s) const override { return std::make_unique<HostWorkspace>(s); }
+  } stranger;
+  CHECK_THROWS_WITH_AS(run_benchmarks({&stranger}, {{8, 8, 8}}, o, count),
+                       doctest::Contains("backends[0] ('test/stranger') is not one of all_backends()"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(run_benchmarks({&gold}, {{8, 8, 8}, {8, -1, 8}}, o, count),
+                       doctest::Contains("shapes[1]: shape must have M, N, K >= 1, got 8x-1x8"), std::invalid_argument);
+  CHECK(progress_calls == 0);
+}
+
 TEST_CASE("set_threads refuses a negative count or one above kMaxThreads, naming threads and the cap") {
   CHECK_THROWS_WITH_AS(set_threads(100000), doctest::Contains("threads must be 0 (one per logical processor) to 4096"),
                        std::invalid_argument);
@@ -116,7 +141,7 @@ TEST_CASE("download_rows refuses rows outside the workspace, a shape not its own
         MESSAGE(std::string(name) << " not checked: " << backend.availability().reason);
         continue;
       }
-      INFO(name);
+      INFO(std::string(name));
       auto ws = backend.prepare({8, 8, 8});
       const MatrixF a = MatrixF::random(8, 8, 1), b = MatrixF::random(8, 8, 2);
       ws->upload(a, b);
@@ -159,7 +184,7 @@ TEST_CASE("check_options refuses absurd times, an unknown InputValues and a bad 
   const Backend& gold = find_backend("cpu/gold");
   const Problem problem = make_problem({4, 4, 4}, 1, 0, 1);
   for (const Bad& bad : cases) {
-    INFO(bad.name);
+    INFO(std::string(bad.name));
     BenchmarkOptions o;
     bad.spoil(o);
     CHECK_THROWS_WITH_AS(check_options(o), doctest::Contains((std::string("BenchmarkOptions::") + bad.name).c_str()),
@@ -175,5 +200,48 @@ TEST_CASE("check_options refuses absurd times, an unknown InputValues and a bad 
   edge.min_time_s = kMaxMinTimeS;
   edge.full_reference_max_flops = 0;
   CHECK_NOTHROW(check_options(edge));
+}
+
+TEST_CASE("measure and measure_paired refuse a problem whose parts do not fit its shape, naming the part") {
+  const Backend& gold = find_backend("cpu/gold");
+  BenchmarkOptions o;
+  o.repetitions = 1;
+  o.min_time_s = 0;
+  const Problem good = make_problem({16, 8, 8}, 1, 0, 1);
+  struct Bad {
+    const char* name;
+    void (*spoil)(Problem&);
+  };
+  const Bad cases[] = {
+      {"shape must have M, N, K >= 1", [](Problem& p) { p = Problem{}; }},
+      {"Problem::a is 2x8 but must be 16x8", [](Problem& p) { p.a = MatrixF(2, 8); }},
+      {"Problem::b is 8x7", [](Problem& p) { p.b = MatrixF(8, 7); }},
+      {"Problem::c is 3x3", [](Problem& p) { p.c = MatrixF(3, 3); }},
+      {"Problem::alpha must be finite", [](Problem& p) { p.alpha = HUGE_VALF; }},
+      {"Problem::reference.value is 4x8", [](Problem& p) { p.reference.value = MatrixD(4, 8); }},
+      {"Problem::reference.scale is 16x1", [](Problem& p) { p.reference.scale = MatrixD(16, 1); }},
+      {"Problem::reference.k is 9", [](Problem& p) { p.reference.k = 9; }},
+      {"Problem::verified_rows[1] = 16 is outside the 16 rows", [](Problem& p) { p.verified_rows = {0, 16}; }},
+  };
+  for (const Bad& bad : cases) {
+    INFO(std::string(bad.name));
+    Problem p = good;
+    bad.spoil(p);
+    CHECK_THROWS_WITH_AS(check_problem(p), doctest::Contains(bad.name), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(measure(gold, p, o), doctest::Contains(bad.name), std::invalid_argument);
+    CHECK_THROWS_WITH_AS(measure_paired(gold, p, o, gold), doctest::Contains(bad.name), std::invalid_argument);
+  }
+  // A trial of the first rows of a 64-row problem copies them out of A: from a 1-row A it read past its end.
+  Problem wide = make_problem({64, 2048, 2048}, 1, 0, 1);
+  wide.a = MatrixF(1, 2048);
+  CHECK_THROWS_WITH_AS(measure(gold, wide, o), doctest::Contains("Problem::a is 1x2048"), std::invalid_argument);
+  CHECK_NOTHROW(check_problem(good));
+  Problem no_c = good;
+  no_c.c = MatrixF();  // never read with beta = 0
+  CHECK_NOTHROW(check_problem(no_c));
+  BenchmarkOptions sample_all = o;
+  sample_all.full_reference_max_flops = 0;
+  CHECK_NOTHROW(check_problem(make_problem({16, 8, 8}, 1, 0, 1, InputValues::uniform, sample_all)));
+  CHECK_NOTHROW(check_problem(make_problem({16, 8, 8}, 1, 2, 1, InputValues::uniform, sample_all)));
 }
 

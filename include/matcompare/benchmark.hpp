@@ -121,6 +121,12 @@ struct Problem {
 // run_benchmarks check their options with it before any work.
 void check_options(const BenchmarkOptions& options);
 
+// Throws std::invalid_argument naming the first field that does not fit the problem's shape (M, N, K >= 1): a
+// non-finite alpha or beta, a that is not MxK, b not KxN, c not MxN (it may be empty when beta is 0), a row of
+// verified_rows outside [0, M), a reference whose value or scale is not (M or verified_rows.size()) x N, or whose k
+// is not K. measure and measure_paired check their problem with it before any work; make_problem's pass.
+void check_problem(const Problem& problem);
+
 // True when a problem of this shape is verified on sampled_rows instead of a full reference.
 bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options);
 // The host memory a measurement of this shape needs at its peak: operands, the reference (full, or of the
@@ -146,6 +152,8 @@ using ProgressFn = std::function<void(const Progress&)>;
 
 // One backend on one problem within time_limit_s: availability, a few-row trial, then verification and as many
 // samples as fit, or, when one full run does not fit, an estimate from the first rows of C (Status::estimated).
+// Throws std::invalid_argument, before any work, for options check_options refuses or a problem check_problem
+// refuses; any error of the backend's own is the result's (Status::failed, or unavailable), not an exception.
 BenchmarkResult measure(const Backend& backend, const Problem& problem, const BenchmarkOptions& options);
 
 // The same, with the compute samples taken in turn with those of `vendor` (and of `precision_vendor` when
@@ -159,7 +167,9 @@ BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, c
 // measured paired with them (measure_paired). Each shape gets an equal share of the budget left; a few-row trial
 // of each of its rows tells what a full measurement would cost, rows that need less than an equal share get what
 // they need and the others share the rest equally (never more than time_limit_s each), so every row gets a
-// figure. Results come shape by shape, in registry order.
+// figure. Results come shape by shape, in registry order. Throws std::invalid_argument, before any work, for options
+// check_options refuses, a backend that is null or not one of all_backends() (naming its index), or a shape with
+// M, N or K below 1 (naming its index); std::runtime_error when a shape's problem does not fit in host memory.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress = {});

@@ -77,12 +77,14 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
 
 BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
   check_options(o);
+  check_problem(p);
   return measure_row(backend, p, o, Partners{}, RowPlan{after(o.time_limit_s), std::nullopt, 0.0});
 }
 
 BenchmarkResult measure_paired(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
                                const Backend& vendor, const Backend* precision_vendor) {
   check_options(o);
+  check_problem(p);
   return measure_row(backend, p, o, Partners{&vendor, precision_vendor},
                      RowPlan{after(o.time_limit_s), std::nullopt, 0.0});
 }

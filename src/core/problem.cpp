@@ -1,9 +1,11 @@
 // The inputs of a measurement: fresh random operands per shape, the float64 reference (of all of C, or of a sample
 // of its rows), and whether the host has the memory for them.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "argument_checks.hpp"
 #include "host_memory.hpp"
 #include "matcompare/benchmark.hpp"
 #include "number_text.hpp"
@@ -85,6 +87,31 @@ InputValues parse_input_values(const std::string& name) {
   for (InputValues v : {InputValues::uniform, InputValues::integers_1_100, InputValues::reals_1_100})
     if (name == to_string(v)) return v;
   throw std::invalid_argument("unknown input values '" + name + "' (use uniform, integers-1-100 or reals-1-100)");
+}
+
+void check_problem(const Problem& p) {
+  check_shape(p.shape, "check_problem");
+  auto fail = [](const std::string& what) { throw std::invalid_argument("check_problem: Problem::" + what); };
+  if (!std::isfinite(p.alpha)) fail("alpha must be finite, got " + format("%g", p.alpha));
+  if (!std::isfinite(p.beta)) fail("beta must be finite, got " + format("%g", p.beta));
+  auto dims = [&](const auto& x, std::int64_t rows, std::int64_t cols, const char* name) {
+    if (std::int64_t(x.rows()) != rows || std::int64_t(x.cols()) != cols)
+      fail(std::string(name) + " is " + std::to_string(x.rows()) + "x" + std::to_string(x.cols()) + " but must be " +
+           std::to_string(rows) + "x" + std::to_string(cols) + " for the shape " + to_string(p.shape));
+  };
+  const GemmShape& s = p.shape;
+  dims(p.a, s.m, s.k, "a");
+  dims(p.b, s.k, s.n, "b");
+  if (p.beta != 0.0f || !p.c.empty()) dims(p.c, s.m, s.n, "c");  // never read with beta = 0: it may be empty
+  for (std::size_t i = 0; i < p.verified_rows.size(); ++i)
+    if (p.verified_rows[i] < 0 || p.verified_rows[i] >= s.m)
+      fail("verified_rows[" + std::to_string(i) + "] = " + std::to_string(p.verified_rows[i]) + " is outside the " +
+           std::to_string(s.m) + " rows of C");
+  const std::int64_t reference_rows = p.sampled() ? std::int64_t(p.verified_rows.size()) : s.m;
+  dims(p.reference.value, reference_rows, s.n, "reference.value");
+  dims(p.reference.scale, reference_rows, s.n, "reference.scale");
+  if (p.reference.k != s.k)
+    fail("reference.k is " + std::to_string(p.reference.k) + " but the shape's K is " + std::to_string(s.k));
 }
 
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values,

@@ -2,9 +2,11 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "argument_checks.hpp"
 #include "budget.hpp"
 #include "matcompare/registry.hpp"
 #include "measurement.hpp"
@@ -29,9 +31,19 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress) {
   check_options(options);
+  const auto& registry = all_backends();
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    if (!selected[i]) throw std::invalid_argument("run_benchmarks: backends[" + std::to_string(i) + "] is null");
+    // The run is built from the registry: any other backend would be left out without a word.
+    if (std::find(registry.begin(), registry.end(), selected[i]) == registry.end())
+      throw std::invalid_argument("run_benchmarks: backends[" + std::to_string(i) + "] ('" +
+                                  selected[i]->info().name + "') is not one of all_backends() (measure takes any)");
+  }
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    check_shape(shapes[i], ("run_benchmarks: shapes[" + std::to_string(i) + "]").c_str());
   // Registry order, with the vendor of every selected device and the vendor of every selected precision added.
   std::vector<const Backend*> backends;
-  for (const Backend* b : all_backends()) {
+  for (const Backend* b : registry) {
     const BackendInfo& info = b->info();
     const bool chosen = std::find(selected.begin(), selected.end(), b) != selected.end();
     const bool vendor_needed = std::any_of(selected.begin(), selected.end(), [&](const Backend* s) {
