@@ -202,6 +202,85 @@ TEST_CASE("check_options refuses absurd times, an unknown InputValues and a bad 
   CHECK_NOTHROW(check_options(edge));
 }
 
+TEST_CASE("describe_sample and sampled_rows refuse sizes below 1, naming the argument") {
+  CHECK_THROWS_WITH_AS(describe_sample(5, -1), doctest::Contains("describe_sample: m must be >= 1, got -1"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(describe_sample(0, 5), doctest::Contains("rows must be from 1 to m = 5, got 0"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(describe_sample(6, 5), doctest::Contains("rows must be from 1 to m = 5, got 6"),
+                       std::invalid_argument);
+  CHECK(describe_sample(5, 5).rfind("5 rows of 5", 0) == 0);
+  CHECK_THROWS_WITH_AS(sampled_rows(0), doctest::Contains("sampled_rows: m must be >= 1, got 0"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(sampled_rows(-3), doctest::Contains("got -3"), std::invalid_argument);
+  CHECK(sampled_rows(1) == std::vector<std::int64_t>{0});
+}
+
+TEST_CASE("blas_ratio_threshold, unit_roundoff and to_string refuse a negative k or an enum value out of range") {
+  CHECK_THROWS_WITH_AS(blas_ratio_threshold(Precision::fp32, -1),
+                       doctest::Contains("blas_ratio_threshold: k must be >= 0, got -1"), std::invalid_argument);
+  CHECK(blas_ratio_threshold(Precision::fp32, 0) == 2.0);
+  const Precision seven = out_of_range<Precision>(7);
+  CHECK_THROWS_WITH_AS(blas_ratio_threshold(seven, 4), doctest::Contains("Precision 7 is neither fp32 nor tf32"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(unit_roundoff(seven), doctest::Contains("unit_roundoff: Precision 7"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(to_string(seven), doctest::Contains("to_string: Precision 7"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(to_string(out_of_range<DeviceKind>(5)), doctest::Contains("DeviceKind 5"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(to_string(out_of_range<Status>(9)), doctest::Contains("Status 9"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(to_string(out_of_range<InputValues>(42)), doctest::Contains("to_string: InputValues 42"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(describe(out_of_range<InputValues>(42)), doctest::Contains("describe: InputValues 42"),
+                       std::invalid_argument);
+  CHECK(to_string(Precision::tf32) == "tf32");
+  CHECK(to_string(DeviceKind::gpu) == "gpu");
+}
+
+TEST_CASE("compare_to_reference refuses a reference whose scale or k does not fit") {
+  const MatrixF a = MatrixF::random(3, 2, 1), b = MatrixF::random(2, 4, 2), c(3, 4);
+  Reference ref = compute_reference(1.0f, a, b, 0.0f, c);
+  MatrixF result(3, 4);
+  Reference short_scale = ref;
+  short_scale.scale = MatrixD(1, 4);  // read past its end, element by element, before
+  CHECK_THROWS_WITH_AS(compare_to_reference(result, short_scale, Precision::fp32),
+                       doctest::Contains("ref.scale is 1x4 but ref.value is 3x4"), std::invalid_argument);
+  Reference negative_k = ref;
+  negative_k.k = -1;
+  CHECK_THROWS_WITH_AS(compare_to_reference(result, negative_k, Precision::fp32),
+                       doctest::Contains("ref.k must be >= 0, got -1"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(compare_to_reference(result, ref, out_of_range<Precision>(3)), doctest::Contains("Precision 3"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("host_bytes_needed, verified_on_sample and check_host_memory refuse a shape below 1, naming it") {
+  const BenchmarkOptions o;
+  CHECK_THROWS_WITH_AS(host_bytes_needed({-1, 8, 8}, 0.0f, o),
+                       doctest::Contains("host_bytes_needed: shape must have M, N, K >= 1, got -1x8x8"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(verified_on_sample({8, 8, -2}, o), doctest::Contains("verified_on_sample: shape"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(check_host_memory({0, 8, 8}), doctest::Contains("check_host_memory: shape"),
+                       std::invalid_argument);
+  BenchmarkOptions nan_flops;
+  nan_flops.full_reference_max_flops = std::nan("");
+  CHECK_THROWS_WITH_AS(host_bytes_needed({8, 8, 8}, 0.0f, nan_flops), doctest::Contains("full_reference_max_flops"),
+                       std::invalid_argument);
+  CHECK(host_bytes_needed({8, 8, 8}, 0.0f, o) > 0);
+}
+
+TEST_CASE("make_problem refuses a non-finite alpha or beta and an unknown InputValues, naming the argument") {
+  CHECK_THROWS_WITH_AS(make_problem({4, 4, 4}, HUGE_VALF, 0, 1),
+                       doctest::Contains("make_problem: alpha must be finite"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(make_problem({4, 4, 4}, 1, std::nanf(""), 1), doctest::Contains("make_problem: beta"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(make_problem({4, 4, 4}, 1, 0, 1, out_of_range<InputValues>(42)),
+                       doctest::Contains("make_problem: values: InputValues 42"), std::invalid_argument);
+  BenchmarkOptions negative_flops;
+  negative_flops.full_reference_max_flops = -5;
+  CHECK_THROWS_WITH_AS(make_problem({4, 4, 4}, 1, 0, 1, InputValues::uniform, negative_flops),
+                       doctest::Contains("full_reference_max_flops"), std::invalid_argument);
+}
+
 TEST_CASE("measure and measure_paired refuse a problem whose parts do not fit its shape, naming the part") {
   const Backend& gold = find_backend("cpu/gold");
   BenchmarkOptions o;
@@ -245,3 +324,22 @@ TEST_CASE("measure and measure_paired refuse a problem whose parts do not fit it
   CHECK_NOTHROW(check_problem(make_problem({16, 8, 8}, 1, 2, 1, InputValues::uniform, sample_all)));
 }
 
+TEST_CASE("write_results and write_backend_list refuse a Format out of range and a null backend") {
+  std::ostringstream out;
+  const Format nine = out_of_range<Format>(9);
+  CHECK_THROWS_WITH_AS(write_results(out, nine, RunContext{}, {}), doctest::Contains("write_results: Format 9"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(write_backend_list(out, nine, {}), doctest::Contains("write_backend_list: Format 9"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(write_backend_list(out, Format::table, {&find_backend("cpu/gold"), nullptr}),
+                       doctest::Contains("backends[1] is null"), std::invalid_argument);
+  CHECK(out.str().empty());
+}
+
+TEST_CASE("select_gpus refuses an empty list, a negative index and one listed twice") {
+  CHECK_THROWS_WITH_AS(select_gpus({}), doctest::Contains("select_gpus: devices: the list of GPUs is empty"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(select_gpus({-1}), doctest::Contains("select_gpus: devices: GPU -1 does not exist"),
+                       std::invalid_argument);
+  CHECK_THROWS_WITH_AS(select_gpus({gpu_count()}), doctest::Contains("does not exist"), std::invalid_argument);
+}

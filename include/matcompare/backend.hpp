@@ -14,7 +14,7 @@
 namespace matcompare {
 
 enum class DeviceKind { cpu, gpu };
-std::string to_string(DeviceKind d);
+std::string to_string(DeviceKind d);  // throws std::invalid_argument for a value that is neither cpu nor gpu
 
 struct GemmShape {
   std::int64_t m = 0, n = 0, k = 0;

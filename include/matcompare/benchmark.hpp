@@ -16,6 +16,7 @@ enum class InputValues {
   integers_1_100,  // integers uniform in 1..100
   reals_1_100,     // reals uniform in [1, 100]
 };
+// These two throw std::invalid_argument for a value that is none of InputValues'.
 std::string to_string(InputValues v);  // "uniform", "integers-1-100", "reals-1-100"
 std::string describe(InputValues v);   // in words, e.g. "reals uniform in [-1, 1]"
 // Throws std::invalid_argument naming the accepted names.
@@ -49,8 +50,10 @@ struct BenchmarkOptions {
 constexpr std::int64_t kSampledRows = 64;
 // The rows of an M-row C that a sampled verification checks: kSampledRows (or all M when fewer) spread evenly
 // from the first to the last, row floor(s*(M-1)/(S-1)) for s = 0..S-1, so every band of C and its last row is hit.
+// Throws std::invalid_argument naming m when it is below 1.
 std::vector<std::int64_t> sampled_rows(std::int64_t m);
-// "64 rows of 131072, evenly spread from row 0 to row 131071 (floor(s*(M-1)/63))"
+// "64 rows of 131072, evenly spread from row 0 to row 131071 (floor(s*(M-1)/63))". Throws std::invalid_argument
+// naming m when it is below 1, rows when it is not from 1 to m.
 std::string describe_sample(std::int64_t rows, std::int64_t m);
 
 constexpr double kDefaultBudgetPerShape = 50;  // seconds
@@ -60,7 +63,7 @@ double run_budget_s(const BenchmarkOptions& options, std::size_t shape_count);
 // ok: measured in full (as many samples as fit, at least one verified run). estimated: one full run did not fit
 // the row's budget, so the figures are extrapolated from timing and verifying the first rows of C.
 enum class Status { ok, estimated, failed, unavailable };
-std::string to_string(Status s);
+std::string to_string(Status s);  // throws std::invalid_argument for a value that is none of Status's
 
 struct TimeStats {
   double median_ms = 0, min_ms = 0, max_ms = 0;
@@ -132,10 +135,13 @@ bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options)
 // The host memory a measurement of this shape needs at its peak: operands, the reference (full, or of the
 // sampled rows) and the one C-sized buffer a workspace or a download needs.
 double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options);
-// Throws std::invalid_argument when the shape is empty, std::runtime_error when its problem would not fit in the
-// host memory (host_memory.hpp: MemTotal or the cgroup limit, or MATCOMPARE_HOST_MEMORY_GIB), before any
-// allocation.
+// These three throw std::invalid_argument naming `shape` when it has M, N or K below 1, and naming
+// full_reference_max_flops when it is negative or not finite. check_host_memory throws std::runtime_error when the
+// problem would not fit in the host memory (host_memory.hpp: MemTotal or the cgroup limit, or
+// MATCOMPARE_HOST_MEMORY_GIB), before any allocation.
 void check_host_memory(const GemmShape& shape, float beta = 0, const BenchmarkOptions& options = {});
+// Throws std::invalid_argument naming alpha or beta when not finite and `values` when it is none of InputValues',
+// and what check_host_memory throws, before any allocation.
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed,
                      InputValues values = InputValues::uniform, const BenchmarkOptions& options = {});
 

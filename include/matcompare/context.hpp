@@ -68,7 +68,8 @@ int gpu_count();
 std::vector<int> parse_device_list(const std::string& text, int gpu_count);
 
 // Makes multi-GPU backends run on these GPUs and the first the single-GPU backends' device. Throws
-// std::invalid_argument for an empty list, a duplicate or a GPU that does not exist.
+// std::invalid_argument naming `devices`, changing nothing, for an empty list, a duplicate or a GPU that does not
+// exist (a negative index included).
 void select_gpus(const std::vector<int>& devices);
 
 // The GPUs multi-GPU backends run on: select_gpus's list, by default the single-GPU backends' device alone.

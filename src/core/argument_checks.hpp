@@ -24,4 +24,14 @@ inline bool known(InputValues v) {
   return false;
 }
 
+// "where: InputValues 42 is none of uniform, integers_1_100, reals_1_100"
+[[noreturn]] inline void unknown(InputValues v, const char* where) {
+  throw std::invalid_argument(std::string(where) + ": InputValues " + std::to_string(static_cast<int>(v)) +
+                              " is none of uniform, integers_1_100, reals_1_100");
+}
+
+inline void check_known(InputValues v, const char* where) {
+  if (!known(v)) unknown(v, where);
+}
+
 }  // namespace matcompare

@@ -10,7 +10,12 @@
 
 namespace matcompare {
 
-std::string to_string(DeviceKind d) { return d == DeviceKind::cpu ? "cpu" : "gpu"; }
+std::string to_string(DeviceKind d) {
+  if (d != DeviceKind::cpu && d != DeviceKind::gpu)
+    throw std::invalid_argument("to_string: DeviceKind " + std::to_string(static_cast<int>(d)) +
+                                " is neither cpu nor gpu");
+  return d == DeviceKind::cpu ? "cpu" : "gpu";
+}
 
 std::string to_string(const GemmShape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);

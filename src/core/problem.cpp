@@ -25,6 +25,7 @@ std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t 
 }  // namespace
 
 std::vector<std::int64_t> sampled_rows(std::int64_t m) {
+  if (m < 1) throw std::invalid_argument("sampled_rows: m must be >= 1, got " + std::to_string(m));
   const std::int64_t count = std::min(m, kSampledRows);
   std::vector<std::int64_t> rows;
   for (std::int64_t s = 0; s < count; ++s) rows.push_back(count == 1 ? 0 : s * (m - 1) / (count - 1));
@@ -32,16 +33,25 @@ std::vector<std::int64_t> sampled_rows(std::int64_t m) {
 }
 
 std::string describe_sample(std::int64_t rows, std::int64_t m) {
+  if (m < 1) throw std::invalid_argument("describe_sample: m must be >= 1, got " + std::to_string(m));
+  if (rows < 1 || rows > m)
+    throw std::invalid_argument("describe_sample: rows must be from 1 to m = " + std::to_string(m) + ", got " +
+                                std::to_string(rows));
   return std::to_string(rows) + " rows of " + std::to_string(m) + ", evenly spread from row 0 to row " +
          std::to_string(m - 1) + " (row floor(s*(M-1)/" + std::to_string(std::max<std::int64_t>(1, rows - 1)) +
          ") for s = 0.." + std::to_string(rows - 1) + ")";
 }
 
 bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options) {
+  check_shape(shape, "verified_on_sample");
+  if (!std::isfinite(options.full_reference_max_flops) || options.full_reference_max_flops < 0)
+    throw std::invalid_argument("verified_on_sample: BenchmarkOptions::full_reference_max_flops must be finite and "
+                                ">= 0, got " + format("%g", options.full_reference_max_flops));
   return shape.flops() > options.full_reference_max_flops;
 }
 
 double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
+  check_shape(shape, "host_bytes_needed");
   const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
   if (!verified_on_sample(shape, options))
     // float operands, their float64 copies for the reference, the reference and its error scale,
@@ -55,8 +65,7 @@ double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOpti
 }
 
 void check_host_memory(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
-  if (shape.m < 1 || shape.n < 1 || shape.k < 1)
-    throw std::invalid_argument("matrix sizes must be >= 1, got " + to_string(shape));
+  check_shape(shape, "check_host_memory");
   const double need = host_bytes_needed(shape, beta, options);
   const double have = host_memory_bytes();
   if (need > have)
@@ -71,7 +80,7 @@ std::string to_string(InputValues v) {
     case InputValues::integers_1_100: return "integers-1-100";
     case InputValues::reals_1_100: return "reals-1-100";
   }
-  return "?";
+  unknown(v, "to_string");
 }
 
 std::string describe(InputValues v) {
@@ -80,7 +89,7 @@ std::string describe(InputValues v) {
     case InputValues::integers_1_100: return "integers uniform in 1..100 (seed 003)";
     case InputValues::reals_1_100: return "reals uniform in [1, 100] (seed 003)";
   }
-  return "?";
+  unknown(v, "describe");
 }
 
 InputValues parse_input_values(const std::string& name) {
@@ -116,6 +125,10 @@ void check_problem(const Problem& p) {
 
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values,
                      const BenchmarkOptions& options) {
+  if (!std::isfinite(alpha))
+    throw std::invalid_argument("make_problem: alpha must be finite, got " + format("%g", alpha));
+  if (!std::isfinite(beta)) throw std::invalid_argument("make_problem: beta must be finite, got " + format("%g", beta));
+  check_known(values, "make_problem: values");
   check_host_memory(shape, beta, options);
   Problem p;
   p.shape = shape;
