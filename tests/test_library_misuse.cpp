@@ -324,6 +324,22 @@ TEST_CASE("measure and measure_paired refuse a problem whose parts do not fit it
   CHECK_NOTHROW(check_problem(make_problem({16, 8, 8}, 1, 2, 1, InputValues::uniform, sample_all)));
 }
 
+TEST_CASE("Matrix refuses a size over 2^63 - 1 or one whose bytes overflow, naming rows or cols") {
+  const std::size_t negative_one = std::size_t(std::int64_t(-1));
+  CHECK_THROWS_WITH_AS(MatrixF(negative_one, 2), doctest::Contains("rows = 18446744073709551615 is over 2^63 - 1"),
+                       std::length_error);
+  CHECK_THROWS_WITH_AS(MatrixF(2, negative_one), doctest::Contains("cols = 18446744073709551615"), std::length_error);
+  CHECK_THROWS_WITH_AS(MatrixF(negative_one, 0), doctest::Contains("rows ="), std::length_error);
+  CHECK_THROWS_WITH_AS(MatrixF(std::size_t(1) << 40, std::size_t(1) << 40),
+                       doctest::Contains("rows x cols = 1099511627776x1099511627776"), std::length_error);
+  // 2^62 floats fit in std::size_t as a count but not as bytes.
+  CHECK_THROWS_WITH_AS(MatrixF(std::size_t(1) << 31, std::size_t(1) << 31, 0.0f), doctest::Contains("overflow"),
+                       std::length_error);
+  CHECK_THROWS_AS(MatrixD::random(std::size_t(1) << 62, 2, 1), std::length_error);
+  CHECK_THROWS_AS(MatrixF::identity(negative_one), std::length_error);
+  CHECK(MatrixF(0, 5).empty());
+}
+
 TEST_CASE("write_results and write_backend_list refuse a Format out of range and a null backend") {
   std::ostringstream out;
   const Format nine = out_of_range<Format>(9);
