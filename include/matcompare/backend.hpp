@@ -14,7 +14,7 @@
 namespace matcompare {
 
 enum class DeviceKind { cpu, gpu };
-std::string to_string(DeviceKind d);
+std::string to_string(DeviceKind d);  // throws std::invalid_argument for a value that is neither cpu nor gpu
 
 struct GemmShape {
   std::int64_t m = 0, n = 0, k = 0;
@@ -78,10 +78,14 @@ class Workspace {
   // Copies the resident C out into c, which must have the workspace's shape.
   virtual void download(MatrixF& c) = 0;
   // Fills the resident C with NaN, so that a β = 0 run that reads C or leaves an element unwritten shows. The
-  // default uploads a NaN matrix of `shape`; workspaces override it to avoid that host copy.
+  // default uploads a NaN matrix of `shape` (std::invalid_argument naming it when M, N or K is below 1); workspaces
+  // override it to avoid that host copy.
   virtual void poison_output(const GemmShape& shape);
-  // Copies the given rows of the resident C into out (rows.size() x N). The default downloads all of C;
-  // workspaces override it so a problem verified on a sample of rows never needs a host copy of C.
+  // Copies the given rows of the resident C into out (rows.size() x N). `shape` must be the workspace's. Before
+  // reading anything it throws std::out_of_range naming the first row outside [0, M) and the workspace's rows,
+  // std::invalid_argument naming `shape` when it is not the workspace's or `out` when it is not rows.size() x N.
+  // The default downloads all of C (it knows the workspace's shape only through download(), which refuses another
+  // M x N); workspaces override it so a problem verified on a sample of rows never needs a host copy of C.
   virtual void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out);
   virtual void flush_cache() = 0;                // evicts the inputs from the last-level cache
   virtual void synchronize() = 0;                // waits for all issued work

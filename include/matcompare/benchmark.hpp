@@ -16,10 +16,18 @@ enum class InputValues {
   integers_1_100,  // integers uniform in 1..100
   reals_1_100,     // reals uniform in [1, 100]
 };
+// These two throw std::invalid_argument for a value that is none of InputValues'.
 std::string to_string(InputValues v);  // "uniform", "integers-1-100", "reals-1-100"
 std::string describe(InputValues v);   // in words, e.g. "reals uniform in [-1, 1]"
 // Throws std::invalid_argument naming the accepted names.
 InputValues parse_input_values(const std::string& name);
+
+// The largest times check_options accepts. A deadline past about 292 years overflows std::chrono's clock (a budget
+// of 1e300 s did), and no run is meant to last longer than these: the time limit may be as long as the budget (the
+// CLI takes up to 1e7 s of either), a minimum of timed work per measurement is seconds, never days.
+constexpr double kMaxBudgetS = 365 * 24 * 3600.0;   // budget_s: a year
+constexpr double kMaxTimeLimitS = kMaxBudgetS;      // time_limit_s: a year
+constexpr double kMaxMinTimeS = 24 * 3600.0;        // min_time_s: a day
 
 struct BenchmarkOptions {
   float alpha = 1.0f;
@@ -42,8 +50,10 @@ struct BenchmarkOptions {
 constexpr std::int64_t kSampledRows = 64;
 // The rows of an M-row C that a sampled verification checks: kSampledRows (or all M when fewer) spread evenly
 // from the first to the last, row floor(s*(M-1)/(S-1)) for s = 0..S-1, so every band of C and its last row is hit.
+// Throws std::invalid_argument naming m when it is below 1.
 std::vector<std::int64_t> sampled_rows(std::int64_t m);
-// "64 rows of 131072, evenly spread from row 0 to row 131071 (floor(s*(M-1)/63))"
+// "64 rows of 131072, evenly spread from row 0 to row 131071 (floor(s*(M-1)/63))". Throws std::invalid_argument
+// naming m when it is below 1, rows when it is not from 1 to m.
 std::string describe_sample(std::int64_t rows, std::int64_t m);
 
 constexpr double kDefaultBudgetPerShape = 50;  // seconds
@@ -53,7 +63,7 @@ double run_budget_s(const BenchmarkOptions& options, std::size_t shape_count);
 // ok: measured in full (as many samples as fit, at least one verified run). estimated: one full run did not fit
 // the row's budget, so the figures are extrapolated from timing and verifying the first rows of C.
 enum class Status { ok, estimated, failed, unavailable };
-std::string to_string(Status s);
+std::string to_string(Status s);  // throws std::invalid_argument for a value that is none of Status's
 
 struct TimeStats {
   double median_ms = 0, min_ms = 0, max_ms = 0;
@@ -113,21 +123,31 @@ struct Problem {
   std::vector<std::int64_t> verified_rows;  // empty: the reference covers all of C
   bool sampled() const { return !verified_rows.empty(); }
 };
-// Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a
-// negative or non-finite min_time_s, a time_limit_s that is not positive and finite, a budget_s that is
-// negative or not finite, or a non-finite alpha or beta. measure and run_benchmarks check their options with it
-// before any work.
+// Throws std::invalid_argument naming the first option out of range: fewer than one repetition, a min_time_s
+// that is negative, not finite or over kMaxMinTimeS, a time_limit_s that is not positive or over kMaxTimeLimitS,
+// a budget_s that is negative or over kMaxBudgetS, a non-finite alpha or beta, an input_values that is none of
+// InputValues', or a full_reference_max_flops that is negative or not finite. measure, measure_paired and
+// run_benchmarks check their options with it before any work.
 void check_options(const BenchmarkOptions& options);
+
+// Throws std::invalid_argument naming the first field that does not fit the problem's shape (M, N, K >= 1): a
+// non-finite alpha or beta, a that is not MxK, b not KxN, c not MxN (it may be empty when beta is 0), a row of
+// verified_rows outside [0, M), a reference whose value or scale is not (M or verified_rows.size()) x N, or whose k
+// is not K. measure and measure_paired check their problem with it before any work; make_problem's pass.
+void check_problem(const Problem& problem);
 
 // True when a problem of this shape is verified on sampled_rows instead of a full reference.
 bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options);
 // The host memory a measurement of this shape needs at its peak: operands, the reference (full, or of the
 // sampled rows) and the one C-sized buffer a workspace or a download needs.
 double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options);
-// Throws std::invalid_argument when the shape is empty, std::runtime_error when its problem would not fit in the
-// host memory (host_memory.hpp: MemTotal or the cgroup limit, or MATCOMPARE_HOST_MEMORY_GIB), before any
-// allocation.
+// These three throw std::invalid_argument naming `shape` when it has M, N or K below 1, and naming
+// full_reference_max_flops when it is negative or not finite. check_host_memory throws std::runtime_error when the
+// problem would not fit in the host memory (host_memory.hpp: MemTotal or the cgroup limit, or
+// MATCOMPARE_HOST_MEMORY_GIB), before any allocation.
 void check_host_memory(const GemmShape& shape, float beta = 0, const BenchmarkOptions& options = {});
+// Throws std::invalid_argument naming alpha or beta when not finite and `values` when it is none of InputValues',
+// and what check_host_memory throws, before any allocation.
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed,
                      InputValues values = InputValues::uniform, const BenchmarkOptions& options = {});
 
@@ -144,6 +164,8 @@ using ProgressFn = std::function<void(const Progress&)>;
 
 // One backend on one problem within time_limit_s: availability, a few-row trial, then verification and as many
 // samples as fit, or, when one full run does not fit, an estimate from the first rows of C (Status::estimated).
+// Throws std::invalid_argument, before any work, for options check_options refuses or a problem check_problem
+// refuses; any error of the backend's own is the result's (Status::failed, or unavailable), not an exception.
 BenchmarkResult measure(const Backend& backend, const Problem& problem, const BenchmarkOptions& options);
 
 // The same, with the compute samples taken in turn with those of `vendor` (and of `precision_vendor` when
@@ -157,7 +179,9 @@ BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, c
 // measured paired with them (measure_paired). Each shape gets an equal share of the budget left; a few-row trial
 // of each of its rows tells what a full measurement would cost, rows that need less than an equal share get what
 // they need and the others share the rest equally (never more than time_limit_s each), so every row gets a
-// figure. Results come shape by shape, in registry order.
+// figure. Results come shape by shape, in registry order. Throws std::invalid_argument, before any work, for options
+// check_options refuses, a backend that is null or not one of all_backends() (naming its index), or a shape with
+// M, N or K below 1 (naming its index); std::runtime_error when a shape's problem does not fit in host memory.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                             const ProgressFn& progress = {});

@@ -68,7 +68,8 @@ int gpu_count();
 std::vector<int> parse_device_list(const std::string& text, int gpu_count);
 
 // Makes multi-GPU backends run on these GPUs and the first the single-GPU backends' device. Throws
-// std::invalid_argument for an empty list, a duplicate or a GPU that does not exist.
+// std::invalid_argument naming `devices`, changing nothing, for an empty list, a duplicate or a GPU that does not
+// exist (a negative index included).
 void select_gpus(const std::vector<int>& devices);
 
 // The GPUs multi-GPU backends run on: select_gpus's list, by default the single-GPU backends' device alone.
@@ -97,7 +98,12 @@ std::vector<std::pair<std::string, std::string>> thread_wait_fixes();
 // "GOMP_SPINCOUNT=10000 OPENBLAS_THREAD_TIMEOUT=20": the wait settings of this process, for the context.
 std::string thread_wait_settings();
 
-// Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor this process may use).
+// The most threads set_threads accepts, as the CLI's --threads: libgomp starts a team with an array of one entry per
+// thread on the calling thread's stack, and a team of 100000 threads overflowed it.
+constexpr int kMaxThreads = 4096;
+
+// Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor this process may use). Throws
+// std::invalid_argument naming `threads` and the cap, changing nothing, when it is negative or above kMaxThreads.
 void set_threads(int threads);
 
 // Collects what can be read now; call after the benchmarks so the observed clock is a warm one.

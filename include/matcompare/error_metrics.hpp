@@ -10,6 +10,7 @@
 namespace matcompare {
 
 enum class Precision { fp32, tf32 };
+// Every function here that takes a Precision throws std::invalid_argument for one that is neither fp32 nor tf32.
 std::string to_string(Precision p);
 
 // Unit roundoff of the arithmetic a backend uses for its products: 2^-24 for FP32,
@@ -18,7 +19,8 @@ double unit_roundoff(Precision p);
 
 // The largest blas_ratio a correct backend can produce for inner dimension k. The ratio is
 // measured in units of the precision's roundoff; FP32 accumulation adds (k + 2)·2^-24 and TF32
-// adds the conversion of both inputs (up to 4 units, truncation included) on top of it.
+// adds the conversion of both inputs (up to 4 units, truncation included) on top of it. Throws std::invalid_argument
+// naming k when it is negative.
 double blas_ratio_threshold(Precision p, std::int64_t k);
 
 struct ErrorStats {
@@ -47,7 +49,8 @@ Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, flo
 Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
                                  const std::vector<std::int64_t>& rows);
 
-// Throws std::invalid_argument when the shapes differ.
+// Throws std::invalid_argument when the shapes differ, when ref.scale's is not ref.value's, or when ref.k is
+// negative.
 ErrorStats compare_to_reference(const MatrixF& result, const Reference& ref, Precision precision);
 
 }  // namespace matcompare

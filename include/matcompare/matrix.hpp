@@ -11,6 +11,8 @@ template <typename T>
 class Matrix {
  public:
   Matrix() = default;
+  // Throw std::length_error naming rows or cols when one is over 2^63 - 1 (a negative size converted) or their
+  // product's bytes overflow std::size_t, std::bad_alloc when the memory cannot be had.
   Matrix(std::size_t rows, std::size_t cols);            // zero-filled
   Matrix(std::size_t rows, std::size_t cols, T value);   // filled with value
   Matrix(const Matrix& other);

@@ -15,9 +15,12 @@ enum class Format { table, markdown, csv, json };
 // Accepts table, md (or markdown), csv, json; throws std::invalid_argument otherwise.
 Format parse_format(const std::string& name);
 
+// Throws std::invalid_argument, before writing anything, for a format that is none of Format's; a result whose
+// status, device or precision is none of its enum's throws too (to_string).
 void write_results(std::ostream& out, Format format, const RunContext& context,
                    const std::vector<BenchmarkResult>& results);
 
+// Throws std::invalid_argument, before writing anything, for a format that is none of Format's or a null backend.
 void write_backend_list(std::ostream& out, Format format, const std::vector<const Backend*>& backends);
 
 }  // namespace matcompare

@@ -5,9 +5,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "argument_checks.hpp"
+#include "workspace_checks.hpp"
+
 namespace matcompare {
 
-std::string to_string(DeviceKind d) { return d == DeviceKind::cpu ? "cpu" : "gpu"; }
+std::string to_string(DeviceKind d) {
+  if (d != DeviceKind::cpu && d != DeviceKind::gpu)
+    throw std::invalid_argument("to_string: DeviceKind " + std::to_string(static_cast<int>(d)) +
+                                " is neither cpu nor gpu");
+  return d == DeviceKind::cpu ? "cpu" : "gpu";
+}
 
 std::string to_string(const GemmShape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
@@ -24,15 +32,49 @@ GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c
   return {std::int64_t(a.rows()), std::int64_t(b.cols()), std::int64_t(a.cols())};
 }
 
+namespace {
+
+bool same(const GemmShape& x, const GemmShape& y) { return x.m == y.m && x.n == y.n && x.k == y.k; }
+
+// The rows and the target, against the rows and columns of C that `shape` says the workspace holds.
+void check_rows_and_target(const std::vector<std::int64_t>& rows, const GemmShape& shape, const MatrixF& out) {
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i] < 0 || rows[i] >= shape.m)
+      throw std::out_of_range("download_rows: rows[" + std::to_string(i) + "] = " + std::to_string(rows[i]) +
+                              " is outside the workspace's " + std::to_string(shape.m) + " rows (0 to " +
+                              std::to_string(shape.m - 1) + ")");
+  if (out.rows() != rows.size() || std::int64_t(out.cols()) != shape.n)
+    throw std::invalid_argument("download_rows: out is " + std::to_string(out.rows()) + "x" +
+                                std::to_string(out.cols()) + " but must be rows.size() x N = " +
+                                std::to_string(rows.size()) + "x" + std::to_string(shape.n));
+}
+
+}  // namespace
+
+void check_download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, const GemmShape& held,
+                         const MatrixF& out) {
+  if (!same(shape, held))
+    throw std::invalid_argument("download_rows: shape " + to_string(shape) + " is not the workspace's shape " +
+                                to_string(held));
+  check_rows_and_target(rows, held, out);
+}
+
 void Workspace::poison_output(const GemmShape& shape) {
+  check_shape(shape, "poison_output");
   set_output(MatrixF(std::size_t(shape.m), std::size_t(shape.n), std::numeric_limits<float>::quiet_NaN()));
 }
 
+// Knows the workspace's shape only through download(), which refuses a target of any other M x N.
 void Workspace::download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) {
-  if (out.rows() != rows.size() || std::int64_t(out.cols()) != shape.n)
-    throw std::invalid_argument("download_rows: the target must have one row per requested row and N columns");
+  check_shape(shape, "download_rows");
+  check_rows_and_target(rows, shape, out);
   MatrixF all(std::size_t(shape.m), std::size_t(shape.n));
-  download(all);
+  try {
+    download(all);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("download_rows: shape " + to_string(shape) + " is not the workspace's shape (" +
+                                e.what() + ")");
+  }
   for (std::size_t i = 0; i < rows.size(); ++i)
     std::copy_n(&all(std::size_t(rows[i]), 0), std::size_t(shape.n), &out(i, 0));
 }

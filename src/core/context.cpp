@@ -55,18 +55,18 @@ int gpu_count() { return gpu::device_count(); }
 
 namespace {
 
-// Throws unless every index names one of `gpu_count` GPUs, once.
-void check_devices(const std::vector<int>& devices, int gpu_count) {
-  if (devices.empty()) throw std::invalid_argument("--devices: the list of GPUs is empty");
+// Throws unless every index names one of `gpu_count` GPUs, once; the message starts with `who`.
+void check_devices(const std::vector<int>& devices, int gpu_count, const std::string& who) {
+  if (devices.empty()) throw std::invalid_argument(who + ": the list of GPUs is empty");
   for (std::size_t i = 0; i < devices.size(); ++i) {
     const int index = devices[i];
     if (index < 0 || index >= gpu_count)
-      throw std::invalid_argument("--devices: GPU " + std::to_string(index) + " does not exist: " +
+      throw std::invalid_argument(who + ": GPU " + std::to_string(index) + " does not exist: " +
                                   (gpu_count == 0 ? std::string("this machine has no GPU")
                                                   : "this machine has " + std::to_string(gpu_count) +
                                                         " GPU(s), numbered from 0"));
     if (std::find(devices.begin(), devices.begin() + std::ptrdiff_t(i), index) != devices.begin() + std::ptrdiff_t(i))
-      throw std::invalid_argument("--devices: GPU " + std::to_string(index) + " is listed twice");
+      throw std::invalid_argument(who + ": GPU " + std::to_string(index) + " is listed twice");
   }
 }
 
@@ -92,12 +92,12 @@ std::vector<int> parse_device_list(const std::string& text, int gpu_count) {
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  check_devices(devices, gpu_count);
+  check_devices(devices, gpu_count, "--devices");
   return devices;
 }
 
 void select_gpus(const std::vector<int>& devices) {
-  check_devices(devices, gpu_count());
+  check_devices(devices, gpu_count(), "select_gpus: devices");
   gpu::select_device(devices.front());
   gpu::set_multi_devices(devices);
 }
@@ -145,6 +145,9 @@ std::string thread_wait_settings() {
 }
 
 void set_threads(int threads) {
+  if (threads < 0 || threads > kMaxThreads)
+    throw std::invalid_argument("set_threads: threads must be 0 (one per logical processor) to " +
+                                std::to_string(kMaxThreads) + ", got " + std::to_string(threads));
   const int n = threads > 0 ? threads : usable_cpus();
   omp_set_num_threads(n);
   openblas_set_num_threads(n);

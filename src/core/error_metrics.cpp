@@ -9,11 +9,27 @@
 
 namespace matcompare {
 
-std::string to_string(Precision p) { return p == Precision::fp32 ? "fp32" : "tf32"; }
+namespace {
 
-double unit_roundoff(Precision p) { return p == Precision::fp32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -11); }
+// Throws unless p is fp32 or tf32: a Precision cast from any other number would otherwise read as TF32.
+Precision checked(Precision p, const char* where) {
+  if (p != Precision::fp32 && p != Precision::tf32)
+    throw std::invalid_argument(std::string(where) + ": Precision " + std::to_string(static_cast<int>(p)) +
+                                " is neither fp32 nor tf32");
+  return p;
+}
+
+}  // namespace
+
+std::string to_string(Precision p) { return checked(p, "to_string") == Precision::fp32 ? "fp32" : "tf32"; }
+
+double unit_roundoff(Precision p) {
+  return checked(p, "unit_roundoff") == Precision::fp32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -11);
+}
 
 double blas_ratio_threshold(Precision p, std::int64_t k) {
+  checked(p, "blas_ratio_threshold");
+  if (k < 0) throw std::invalid_argument("blas_ratio_threshold: k must be >= 0, got " + std::to_string(k));
   const double accumulation = double(k) + 2.0;  // γ_{k+2} in units of 2^-24
   if (p == Precision::fp32) return accumulation;
   // Each TF32 input carries up to 2 units of 2^-11 (hardware may truncate rather than round),
@@ -91,6 +107,12 @@ Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b
 }
 
 ErrorStats compare_to_reference(const MatrixF& result, const Reference& ref, Precision precision) {
+  checked(precision, "compare_to_reference");
+  if (ref.scale.rows() != ref.value.rows() || ref.scale.cols() != ref.value.cols())
+    throw std::invalid_argument("compare_to_reference: ref.scale is " + std::to_string(ref.scale.rows()) + "x" +
+                                std::to_string(ref.scale.cols()) + " but ref.value is " +
+                                std::to_string(ref.value.rows()) + "x" + std::to_string(ref.value.cols()));
+  if (ref.k < 0) throw std::invalid_argument("compare_to_reference: ref.k must be >= 0, got " + std::to_string(ref.k));
   if (result.rows() != ref.value.rows() || result.cols() != ref.value.cols())
     throw std::invalid_argument("result is " + std::to_string(result.rows()) + "x" + std::to_string(result.cols()) +
                                 " but the reference is " + std::to_string(ref.value.rows()) + "x" +

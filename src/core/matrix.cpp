@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <new>
 #include <random>
 #include <stdexcept>
@@ -58,14 +59,19 @@ void Matrix<T>::AlignedFree::operator()(T* p) const noexcept {
 
 template <typename T>
 std::size_t Matrix<T>::checked_count(std::size_t rows, std::size_t cols) {
-  if (cols != 0 && rows > std::size_t(-1) / cols) throw std::bad_alloc();
+  // A dimension past this is a negative size converted to std::size_t, and a shape could not hold it.
+  constexpr std::size_t most = std::size_t(std::numeric_limits<std::int64_t>::max());
+  if (rows > most) throw std::length_error("Matrix: rows = " + std::to_string(rows) + " is over 2^63 - 1");
+  if (cols > most) throw std::length_error("Matrix: cols = " + std::to_string(cols) + " is over 2^63 - 1");
+  if (cols != 0 && rows > (std::size_t(-1) - kAlignment) / sizeof(T) / cols)
+    throw std::length_error("Matrix: rows x cols = " + shape_text(rows, cols) + " elements of " +
+                            std::to_string(sizeof(T)) + " bytes overflow std::size_t");
   return rows * cols;
 }
 
 template <typename T>
 std::unique_ptr<T[], typename Matrix<T>::AlignedFree> Matrix<T>::allocate(std::size_t count) {
   if (count == 0) return {};
-  if (count > (std::size_t(-1) - kAlignment) / sizeof(T)) throw std::bad_alloc();
   const std::size_t bytes = (count * sizeof(T) + kAlignment - 1) / kAlignment * kAlignment;
   void* p = std::aligned_alloc(kAlignment, bytes);
   if (!p) throw std::bad_alloc();

@@ -1,6 +1,7 @@
 // One backend on one problem: the public measure and measure_paired, and measure_row, which run_benchmarks shares.
 #include <algorithm>
 #include <new>
+#include <stdexcept>
 #include <string>
 
 #include "matcompare/context.hpp"
@@ -24,7 +25,8 @@ std::string to_string(Status s) {
     case Status::failed: return "failed";
     case Status::unavailable: return "unavailable";
   }
-  return "?";
+  throw std::invalid_argument("to_string: Status " + std::to_string(static_cast<int>(s)) +
+                              " is none of ok, estimated, failed, unavailable");
 }
 
 BenchmarkResult measure_row(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
@@ -77,12 +79,14 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
 
 BenchmarkResult measure(const Backend& backend, const Problem& p, const BenchmarkOptions& o) {
   check_options(o);
+  check_problem(p);
   return measure_row(backend, p, o, Partners{}, RowPlan{after(o.time_limit_s), std::nullopt, 0.0});
 }
 
 BenchmarkResult measure_paired(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
                                const Backend& vendor, const Backend* precision_vendor) {
   check_options(o);
+  check_problem(p);
   return measure_row(backend, p, o, Partners{&vendor, precision_vendor},
                      RowPlan{after(o.time_limit_s), std::nullopt, 0.0});
 }

@@ -1,9 +1,11 @@
 // The inputs of a measurement: fresh random operands per shape, the float64 reference (of all of C, or of a sample
 // of its rows), and whether the host has the memory for them.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "argument_checks.hpp"
 #include "host_memory.hpp"
 #include "matcompare/benchmark.hpp"
 #include "number_text.hpp"
@@ -23,6 +25,7 @@ std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t 
 }  // namespace
 
 std::vector<std::int64_t> sampled_rows(std::int64_t m) {
+  if (m < 1) throw std::invalid_argument("sampled_rows: m must be >= 1, got " + std::to_string(m));
   const std::int64_t count = std::min(m, kSampledRows);
   std::vector<std::int64_t> rows;
   for (std::int64_t s = 0; s < count; ++s) rows.push_back(count == 1 ? 0 : s * (m - 1) / (count - 1));
@@ -30,16 +33,25 @@ std::vector<std::int64_t> sampled_rows(std::int64_t m) {
 }
 
 std::string describe_sample(std::int64_t rows, std::int64_t m) {
+  if (m < 1) throw std::invalid_argument("describe_sample: m must be >= 1, got " + std::to_string(m));
+  if (rows < 1 || rows > m)
+    throw std::invalid_argument("describe_sample: rows must be from 1 to m = " + std::to_string(m) + ", got " +
+                                std::to_string(rows));
   return std::to_string(rows) + " rows of " + std::to_string(m) + ", evenly spread from row 0 to row " +
          std::to_string(m - 1) + " (row floor(s*(M-1)/" + std::to_string(std::max<std::int64_t>(1, rows - 1)) +
          ") for s = 0.." + std::to_string(rows - 1) + ")";
 }
 
 bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options) {
+  check_shape(shape, "verified_on_sample");
+  if (!std::isfinite(options.full_reference_max_flops) || options.full_reference_max_flops < 0)
+    throw std::invalid_argument("verified_on_sample: BenchmarkOptions::full_reference_max_flops must be finite and "
+                                ">= 0, got " + format("%g", options.full_reference_max_flops));
   return shape.flops() > options.full_reference_max_flops;
 }
 
 double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
+  check_shape(shape, "host_bytes_needed");
   const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
   if (!verified_on_sample(shape, options))
     // float operands, their float64 copies for the reference, the reference and its error scale,
@@ -53,8 +65,7 @@ double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOpti
 }
 
 void check_host_memory(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
-  if (shape.m < 1 || shape.n < 1 || shape.k < 1)
-    throw std::invalid_argument("matrix sizes must be >= 1, got " + to_string(shape));
+  check_shape(shape, "check_host_memory");
   const double need = host_bytes_needed(shape, beta, options);
   const double have = host_memory_bytes();
   if (need > have)
@@ -69,7 +80,7 @@ std::string to_string(InputValues v) {
     case InputValues::integers_1_100: return "integers-1-100";
     case InputValues::reals_1_100: return "reals-1-100";
   }
-  return "?";
+  unknown(v, "to_string");
 }
 
 std::string describe(InputValues v) {
@@ -78,7 +89,7 @@ std::string describe(InputValues v) {
     case InputValues::integers_1_100: return "integers uniform in 1..100 (seed 003)";
     case InputValues::reals_1_100: return "reals uniform in [1, 100] (seed 003)";
   }
-  return "?";
+  unknown(v, "describe");
 }
 
 InputValues parse_input_values(const std::string& name) {
@@ -87,8 +98,37 @@ InputValues parse_input_values(const std::string& name) {
   throw std::invalid_argument("unknown input values '" + name + "' (use uniform, integers-1-100 or reals-1-100)");
 }
 
+void check_problem(const Problem& p) {
+  check_shape(p.shape, "check_problem");
+  auto fail = [](const std::string& what) { throw std::invalid_argument("check_problem: Problem::" + what); };
+  if (!std::isfinite(p.alpha)) fail("alpha must be finite, got " + format("%g", p.alpha));
+  if (!std::isfinite(p.beta)) fail("beta must be finite, got " + format("%g", p.beta));
+  auto dims = [&](const auto& x, std::int64_t rows, std::int64_t cols, const char* name) {
+    if (std::int64_t(x.rows()) != rows || std::int64_t(x.cols()) != cols)
+      fail(std::string(name) + " is " + std::to_string(x.rows()) + "x" + std::to_string(x.cols()) + " but must be " +
+           std::to_string(rows) + "x" + std::to_string(cols) + " for the shape " + to_string(p.shape));
+  };
+  const GemmShape& s = p.shape;
+  dims(p.a, s.m, s.k, "a");
+  dims(p.b, s.k, s.n, "b");
+  if (p.beta != 0.0f || !p.c.empty()) dims(p.c, s.m, s.n, "c");  // never read with beta = 0: it may be empty
+  for (std::size_t i = 0; i < p.verified_rows.size(); ++i)
+    if (p.verified_rows[i] < 0 || p.verified_rows[i] >= s.m)
+      fail("verified_rows[" + std::to_string(i) + "] = " + std::to_string(p.verified_rows[i]) + " is outside the " +
+           std::to_string(s.m) + " rows of C");
+  const std::int64_t reference_rows = p.sampled() ? std::int64_t(p.verified_rows.size()) : s.m;
+  dims(p.reference.value, reference_rows, s.n, "reference.value");
+  dims(p.reference.scale, reference_rows, s.n, "reference.scale");
+  if (p.reference.k != s.k)
+    fail("reference.k is " + std::to_string(p.reference.k) + " but the shape's K is " + std::to_string(s.k));
+}
+
 Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint64_t seed, InputValues values,
                      const BenchmarkOptions& options) {
+  if (!std::isfinite(alpha))
+    throw std::invalid_argument("make_problem: alpha must be finite, got " + format("%g", alpha));
+  if (!std::isfinite(beta)) throw std::invalid_argument("make_problem: beta must be finite, got " + format("%g", beta));
+  check_known(values, "make_problem: values");
   check_host_memory(shape, beta, options);
   Problem p;
   p.shape = shape;

@@ -121,6 +121,12 @@ std::string md_cell(std::string s) {
   return out;
 }
 
+void check_format(Format format, const char* where) {
+  if (format != Format::table && format != Format::markdown && format != Format::csv && format != Format::json)
+    throw std::invalid_argument(std::string(where) + ": Format " + std::to_string(static_cast<int>(format)) +
+                                " is none of table, markdown, csv, json");
+}
+
 }  // namespace
 
 Format parse_format(const std::string& name) {
@@ -133,6 +139,7 @@ Format parse_format(const std::string& name) {
 
 void write_results(std::ostream& out, Format format, const RunContext& context,
                    const std::vector<BenchmarkResult>& results) {
+  check_format(format, "write_results");
   switch (format) {
     case Format::json: {
       json j;
@@ -198,6 +205,9 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
 }
 
 void write_backend_list(std::ostream& out, Format format, const std::vector<const Backend*>& backends) {
+  check_format(format, "write_backend_list");
+  for (std::size_t i = 0; i < backends.size(); ++i)
+    if (!backends[i]) throw std::invalid_argument("write_backend_list: backends[" + std::to_string(i) + "] is null");
   if (format == Format::json) {
     json j;
     j["backends"] = json::array();

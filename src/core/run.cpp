@@ -2,9 +2,11 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "argument_checks.hpp"
 #include "best_vendor.hpp"
 #include "budget.hpp"
 #include "matcompare/registry.hpp"
@@ -38,6 +40,16 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
                                                   const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                                   const ProgressFn& progress) {
   check_options(options);
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    if (!selected[i]) throw std::invalid_argument("run_benchmarks: backends[" + std::to_string(i) + "] is null");
+    // The run is built from the universe (the registry for run_benchmarks): any other backend would be left out
+    // without a word.
+    if (std::find(universe.begin(), universe.end(), selected[i]) == universe.end())
+      throw std::invalid_argument("run_benchmarks: backends[" + std::to_string(i) + "] ('" +
+                                  selected[i]->info().name + "') is not one of all_backends() (measure takes any)");
+  }
+  for (std::size_t i = 0; i < shapes.size(); ++i)
+    check_shape(shapes[i], ("run_benchmarks: shapes[" + std::to_string(i) + "]").c_str());
   // Registry order, with the vendor of every selected device and every vendor library of each selected precision
   // on its device added: the baselines the ratios are paired with, and the candidates for the best vendor. A
   // multi-GPU row brings only the vendor (its speedup's basis): it has no best vendor (set_best_vendors).

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "../core/workspace_checks.hpp"
 #include "cache_flush.hpp"
 
 namespace matcompare::cpu {
@@ -40,6 +41,11 @@ class CpuWorkspace final : public Workspace {
                      c_.data(), shape_.n});
   }
   void download(MatrixF& c) override { copy_into(c, c_, "C"); }
+  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) override {
+    check_download_rows(rows, shape, shape_, out);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      std::copy_n(&c_(std::size_t(rows[i]), 0), c_.cols(), &out(i, 0));
+  }
   void flush_cache() override { flush_host_cache(); }
   void synchronize() override {}
   std::unique_ptr<Stopwatch> stopwatch() override { return std::make_unique<SteadyStopwatch>(); }

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../core/workspace_checks.hpp"
 #include "../../cpu/cache_flush.hpp"
 #include "../runtime/cuda_check.cuh"
 #include "../runtime/gpu_runtime.hpp"
@@ -76,9 +77,8 @@ class CublasXtWorkspace final : public Workspace {
     std::copy_n(c_.data(), c_.size(), c.data());
   }
   void poison_output(const GemmShape&) override { c_.fill(std::numeric_limits<float>::quiet_NaN()); }
-  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape&, MatrixF& out) override {
-    if (out.rows() != rows.size() || out.cols() != c_.cols())
-      throw std::invalid_argument("download_rows target has the wrong shape");
+  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) override {
+    check_download_rows(rows, shape, shape_, out);
     for (std::size_t i = 0; i < rows.size(); ++i)
       std::copy_n(&c_(std::size_t(rows[i]), 0), c_.cols(), &out(i, 0));
   }

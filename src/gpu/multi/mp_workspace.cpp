@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../core/workspace_checks.hpp"
 #include "mp_protocol.hpp"
 
 extern char** environ;
@@ -332,9 +333,8 @@ class MpWorkspace final : public Workspace {
   // The workers fill their parts of C with NaN on their GPUs: no host copy of a NaN matrix.
   void poison_output(const GemmShape&) override { group_.all(mp::Command{mp::Op::poison}); }
   // C comes back into the shared mapping in one piece; the rows are read from there.
-  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape&, MatrixF& out) override {
-    if (std::int64_t(out.rows()) != std::int64_t(rows.size()) || std::int64_t(out.cols()) != shape_.n)
-      throw std::invalid_argument("download_rows target has the wrong shape");
+  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) override {
+    check_download_rows(rows, shape, shape_, out);
     group_.all(mp::Command{mp::Op::download});
     for (std::size_t i = 0; i < rows.size(); ++i)
       std::copy_n(group_.shared() + layout_.c + rows[i] * shape_.n, std::size_t(shape_.n), &out(i, 0));

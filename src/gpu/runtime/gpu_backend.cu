@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../core/workspace_checks.hpp"
 #include "cuda_check.cuh"
 #include "device_gemm.cuh"
 #include "device_state.cuh"
@@ -136,9 +137,8 @@ class GpuWorkspace final : public Workspace {
                                     stream_));
     synchronize();
   }
-  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape&, MatrixF& out) override {
-    if (out.rows() != rows.size() || std::int64_t(out.cols()) != shape_.n)
-      throw std::invalid_argument("download_rows target has the wrong shape");
+  void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) override {
+    check_download_rows(rows, shape, shape_, out);
     for (std::size_t i = 0; i < rows.size(); ++i)
       MC_CUDA_CHECK(cudaMemcpyAsync(&out(i, 0), c_.data + std::size_t(rows[i]) * c_.pitch() / sizeof(float),
                                     std::size_t(shape_.n) * sizeof(float), cudaMemcpyDeviceToHost, stream_));
