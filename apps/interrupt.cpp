@@ -57,7 +57,10 @@ sigset_t stop_signal_set() {
   if (const char* path = pending_output.load()) unlink(path);
   if (erase_progress_line.load()) write_text("\r\033[K");
   write_text(what_happened(signal_number));
-  write_text(written.load() ? "; the results were written\n" : "; no results written\n");
+  // SIGPIPE comes from a write of the results that the reader did not take: some may have gone through.
+  write_text(written.load()                ? "; the results were written\n"
+             : signal_number == SIGPIPE    ? "; the results were not written in full\n"
+                                           : "; no results written\n");
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   sigemptyset(&default_action.sa_mask);
