@@ -289,7 +289,7 @@ TEST_CASE("a signal that ends the process prints one line, ends it by that signa
       record(command, o.signal ? "signal " + std::to_string(o.signal) + " (status " + std::to_string(o.shell_status()) + ")"
                                : "exit " + std::to_string(o.exit_code),
              o.err, listed(names_in(folder)));
-      INFO(s.name, " ", moment_name(moment), " (sent at ", sent_at_ms, " ms)\nstderr: ", o.err);
+      INFO(std::string(s.name), " ", std::string(moment_name(moment)), " (sent at ", sent_at_ms, " ms)\nstderr: ", o.err);
       CHECK(ready);
       CHECK_FALSE(o.killed_at_deadline);
       CHECK(o.signal == s.number);
@@ -298,7 +298,7 @@ TEST_CASE("a signal that ends the process prints one line, ends it by that signa
       CHECK(names_in(folder).empty());
       if (moment == Moment::after_1ms && o.err.empty()) {
         // Before the program's first instruction (the kernel and the dynamic loader at work) nothing can print.
-        MESSAGE(s.name, " at 1 ms came before the program started: no line (sent at ", sent_at_ms, " ms)");
+        MESSAGE(std::string(s.name), " at 1 ms came before the program started: no line (sent at ", sent_at_ms, " ms)");
         continue;
       }
       CHECK(count_lines(o.err) == 1);
@@ -371,7 +371,9 @@ TEST_CASE("--out keeps the mode of the file it replaces; a new file gets the uma
     Run run;
     run.args = kQuickRun + words("--format csv --out " + out.string());
     const Outcome o = run_cli(run);
-    INFO("mode ", std::oct, int(mode), "\nstderr: ", o.err);
+    char octal[8];
+    std::snprintf(octal, sizeof octal, "%o", unsigned(mode));
+    INFO("mode ", std::string(octal), "\nstderr: ", o.err);
     CHECK(o.exit_code == 0);
     CHECK((fs::status(out).permissions() & fs::perms::all) == mode);
     CHECK(names_in(folder) == std::vector<std::string>{"results.csv"});
@@ -397,7 +399,7 @@ TEST_CASE("a bad OMP_NUM_THREADS or GOMP_SPINCOUNT: libgomp's warning once, not 
     run.set_env = {{variable, "abc"}};
     run.unset_env = {"OPENBLAS_THREAD_TIMEOUT"};  // so that the CLI restarts itself
     const Outcome o = run_cli(run);
-    INFO(variable, "\nstderr: ", o.err);
+    INFO(std::string(variable), "\nstderr: ", o.err);
     CHECK(o.exit_code == 0);
     const std::string warning = std::string("environment variable ") + variable;
     std::size_t count = 0;
