@@ -8,41 +8,117 @@
 
 namespace {
 
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+
 // Read by the handler, so only lock-free atomics and async-signal-safe calls below.
 std::atomic<const char*> pending_output{nullptr};
 static_assert(std::atomic<const char*>::is_always_lock_free);
 std::atomic<bool> erase_progress_line{false};
+std::atomic<bool> written{false};
+std::atomic<bool> ending{false};
+// 0: a signal acts at once; kHolding: a SignalsHeld lives; a signal number: that signal came while one lived.
+constexpr int kHolding = -1;
+std::atomic<int> hold_state{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 void write_text(const char* text) {
   for (std::size_t left = std::strlen(text); left > 0;) {
-    const ssize_t written = write(STDERR_FILENO, text, left);
-    if (written <= 0) return;
-    text += written;
-    left -= std::size_t(written);
+    const ssize_t written_now = write(STDERR_FILENO, text, left);
+    if (written_now <= 0) return;
+    text += written_now;
+    left -= std::size_t(written_now);
   }
 }
 
-void on_interrupt(int signal_number) {
+const char* what_happened(int signal_number) {
+  switch (signal_number) {
+    case SIGINT: return "matcompare: error: interrupted (SIGINT)";
+    case SIGTERM: return "matcompare: error: terminated (SIGTERM)";
+    case SIGHUP: return "matcompare: error: hung up (SIGHUP)";
+    case SIGQUIT: return "matcompare: error: quit (SIGQUIT)";
+    default: return "matcompare: error: the reader of the output went away (SIGPIPE)";
+  }
+}
+
+sigset_t stop_signal_set() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : kStopSignals) sigaddset(&set, s);
+  return set;
+}
+
+// Deletes the unfinished --out file, prints the line and ends the process by `signal_number`. Async-signal-safe:
+// called by the handler, or when a SignalsHeld ends.
+[[noreturn]] void end_by(int signal_number) {
+  const sigset_t all = stop_signal_set();
+  sigprocmask(SIG_BLOCK, &all, nullptr);  // no second signal in this thread from here on
+  if (ending.exchange(true))              // another thread is already ending the process
+    for (;;) pause();
   if (const char* path = pending_output.load()) unlink(path);
   if (erase_progress_line.load()) write_text("\r\033[K");
-  write_text(signal_number == SIGINT ? "matcompare: error: interrupted (SIGINT); no results written\n"
-                                     : "matcompare: error: terminated (SIGTERM); no results written\n");
-  // SA_RESETHAND restored the default action: the signal, delivered when this returns, ends the process.
-  raise(signal_number);
+  write_text(what_happened(signal_number));
+  // SIGPIPE comes from a write of the results that the reader did not take: some may have gone through.
+  write_text(written.load()                ? "; the results were written\n"
+             : signal_number == SIGPIPE    ? "; the results were not written in full\n"
+                                           : "; no results written\n");
+  struct sigaction default_action {};
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(signal_number, &default_action, nullptr);
+  raise(signal_number);  // pending while blocked: unblocking this one alone delivers it, whatever else is pending
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal_number);
+  sigprocmask(SIG_UNBLOCK, &only, nullptr);
+  _exit(128 + signal_number);  // not reached
+}
+
+void on_signal(int signal_number) {
+  int state = hold_state.load();
+  for (;;) {
+    if (state == 0) end_by(signal_number);
+    if (state > 0) return;  // one is already held: it ends the process
+    if (hold_state.compare_exchange_weak(state, signal_number)) return;
+  }
 }
 
 }  // namespace
 
-void stop_on_interrupt(bool clear_line) {
-  erase_progress_line = clear_line;
-  struct sigaction action {};
-  action.sa_handler = on_interrupt;
-  action.sa_flags = SA_RESETHAND;
-  sigemptyset(&action.sa_mask);
-  sigaddset(&action.sa_mask, SIGINT);
-  sigaddset(&action.sa_mask, SIGTERM);
-  sigaction(SIGINT, &action, nullptr);
-  sigaction(SIGTERM, &action, nullptr);
+void stop_on_signals(bool keep_blocked) {
+  static bool installed = false;
+  if (!installed) {
+    installed = true;
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    action.sa_flags = SA_RESTART;
+    action.sa_mask = stop_signal_set();
+    for (int s : kStopSignals) {
+      struct sigaction before {};
+      if (sigaction(s, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
+      sigaction(s, &action, nullptr);
+    }
+  }
+  if (!keep_blocked) unblock_stop_signals();
 }
 
+void block_stop_signals() {
+  const sigset_t all = stop_signal_set();
+  sigprocmask(SIG_BLOCK, &all, nullptr);
+}
+
+void unblock_stop_signals() {
+  const sigset_t all = stop_signal_set();
+  sigprocmask(SIG_UNBLOCK, &all, nullptr);
+}
+
+void erase_progress_line_on_signal(bool erase) { erase_progress_line = erase; }
+
 void discard_on_interrupt(const char* path) { pending_output = path; }
+
+void results_written() { written = true; }
+
+SignalsHeld::SignalsHeld() { hold_state = kHolding; }
+
+SignalsHeld::~SignalsHeld() {
+  if (const int held = hold_state.exchange(0); held > 0) end_by(held);
+}

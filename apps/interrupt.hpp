@@ -1,11 +1,35 @@
 #pragma once
-// Ctrl-C (SIGINT) and kill (SIGTERM) stop a run at once, from inside any backend: the handler
-// deletes the --out file being written, prints one error line and ends the process by the same
-// signal, so a calling shell or script sees that it was interrupted (status 130 or 143).
+// The signals that end the process, SIGINT (Ctrl-C), SIGTERM (kill), SIGHUP (the terminal closed), SIGQUIT
+// (Ctrl-\) and SIGPIPE (the reader of standard output went away), stop a run at once, from inside any backend:
+// the handler deletes the --out file being written, prints one error line and ends the process by the same signal,
+// so that a calling shell or script sees how it ended (status 128 + the signal: 130, 143, 129, 131, 141). A signal
+// that was ignored when the process started (nohup, a background job's SIGINT) stays ignored.
 
-// Installs the handlers. clear_line: stderr shows a progress bar, to be erased first.
-void stop_on_interrupt(bool clear_line);
+// Installs the handlers (once; later calls change nothing) and, unless `keep_blocked`, unblocks those signals, so
+// that one that came while they were blocked (across the CLI's re-exec) is handled now.
+void stop_on_signals(bool keep_blocked = false);
 
-// The temporary file an interrupt deletes, or nullptr for none. The text must outlive the
-// registration.
+// Blocks or unblocks the signals above in the calling thread: around the re-exec, whose new image has no handler
+// until it installs its own.
+void block_stop_signals();
+void unblock_stop_signals();
+
+// Whether stderr shows a progress bar, erased before the line.
+void erase_progress_line_on_signal(bool erase);
+
+// The temporary file a signal deletes, or nullptr for none. The text must outlive the registration.
 void discard_on_interrupt(const char* path);
+
+// From now on the line says that the results were written (a signal between the last write and the exit).
+void results_written();
+
+// While one lives (in one thread at a time), a signal is held and acts when it ends: around creating the
+// temporary file and registering it, and around renaming it into place and unregistering it, so that no signal
+// lands between the two and leaves a file behind.
+class SignalsHeld {
+ public:
+  SignalsHeld();
+  ~SignalsHeld();
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+};

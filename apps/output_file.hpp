@@ -1,9 +1,22 @@
 #pragma once
 // The --out file is written whole or not at all: the text goes to a temporary file beside it,
-// renamed over it once complete. Until then an error or an interrupt leaves nothing behind. A path
+// renamed over it once complete. Until then an error or an interrupt leaves nothing behind. A file that is
+// replaced keeps its permissions (and, where this process may set them, its owner and group). A path
 // that exists and is not a regular file (a device, a pipe) is written in place; a symbolic link is
-// followed, so the file it names is replaced and the link kept.
+// followed, so the file it names is replaced and the link kept. Standard output is written with every
+// write checked: a full disk, a closed descriptor or a pipe whose reader went away is an error, never a
+// silent success.
+#include <stdexcept>
 #include <string>
+
+// A failed write to standard output (the CLI's exit status 4), as opposed to a failed --out file (2).
+class StdoutError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Writes all of `text` to standard output; throws StdoutError naming the cause.
+void write_stdout(const std::string& text);
 
 class OutputFile {
  public:
@@ -14,7 +27,8 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();  // deletes the temporary file unless committed
 
-  // Writes the text and renames it into place; throws std::runtime_error naming the path.
+  // Writes the text and renames it into place; throws std::runtime_error naming the path (StdoutError for
+  // standard output).
   void commit(const std::string& text);
 
  private:

@@ -17,13 +17,15 @@
 #include <vector>
 
 #include "../apps/cli_support.hpp"
+#include "test_cli_spawn.hpp"
 
 namespace {
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out, err;
-};
+using cli_test::count_lines;
+using cli_test::empty_folder;
+using cli_test::names_in;
+using cli_test::Outcome;
+namespace fs = std::filesystem;
 
 std::string slurp(const std::string& path) {
   std::ifstream f(path);
@@ -32,45 +34,18 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-// Runs the CLI as a user would, capturing stdout and stderr separately; `environment` ("NAME=value ...") is set
-// for it alone.
+// Runs the CLI as a user would, without a shell (test_cli_spawn.hpp), capturing stdout and stderr separately.
+// `args` is split at spaces ('' is an empty argument); `environment` ("NAME=value ...") is set for it alone.
 Outcome run_cli(const std::string& args, const std::string& environment = "") {
-  static int counter = 0;
-  const std::string base = "cli_test_" + std::to_string(++counter);
-  const std::string command = (environment.empty() ? "" : "env " + environment + " ") + std::string(MATCOMPARE_CLI) +
-                              " " + args + " >" + base + ".out 2>" + base + ".err";
-  const int status = std::system(command.c_str());
-  Outcome o;
-  o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  o.out = slurp(base + ".out");
-  o.err = slurp(base + ".err");
-  return o;
-}
-
-int count_lines(const std::string& s) {
-  int n = 0;
-  for (char c : s) n += c == '\n';
-  return n;
+  std::vector<std::pair<std::string, std::string>> env;
+  for (const std::string& setting : cli_test::words(environment)) {
+    const std::size_t equals = setting.find('=');
+    env.emplace_back(setting.substr(0, equals), setting.substr(equals + 1));
+  }
+  return cli_test::run_cli(cli_test::words(args), env);
 }
 
 const char* kQuick = " --repetitions 2 --min-time 0 ";
-
-namespace fs = std::filesystem;
-
-// A fresh, empty folder for one test's --out files.
-fs::path empty_folder(const std::string& name) {
-  const fs::path folder = fs::absolute(name);
-  fs::remove_all(folder);
-  fs::create_directories(folder);
-  return folder;
-}
-
-std::vector<std::string> names_in(const fs::path& folder) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 void write_text(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
@@ -195,24 +170,6 @@ TEST_CASE("sweeps accept lists and ranges and zip --m/--n/--k lists") {
   CHECK(r[2]["k"] == 10);
 }
 
-TEST_CASE("bad input: one line on stderr, nothing on stdout, exit 2") {
-  for (const char* args : {"--size 0", "--size -5", "--size abc", "--size 12x", "--m 4,5 --n 3,4,5", "--bogus",
-                           "--filter no-such-backend", "--format xml", "--size 300000", "--threads -1",
-                           "--size 512:256", "--repetitions 0", "report missing.json --out /tmp/x",
-                           "--time-limit abc", "--alpha nan", "--beta 1e40", "--threads 100000",
-                           "--size 8,300000 --filter cpu/gold", "--size 8 --filter cpu/gold --out /no/such/dir/x",
-                           "--size 8 --values gaussian", "--budget 0", "--budget abc", "--budget -3",
-                           "--size 8 --devices 0,0", "--size 8 --devices 64", "--size 8 --devices x",
-                           "--size 8 --devices 0,", "--size 8 --devices ''"}) {
-    const Outcome o = run_cli(args);
-    INFO("args: ", args, "\nstderr: ", o.err);
-    CHECK(o.exit_code == 2);
-    CHECK(o.out.empty());
-    CHECK(count_lines(o.err) == 1);
-    CHECK(o.err.rfind("matcompare: error: ", 0) == 0);
-  }
-}
-
 TEST_CASE("a product too large for the host memory is refused before any allocation, and the limit can be set") {
   // 0.01 GiB: a 1024 problem's operands and reference (about 40 MiB) no longer fit.
   const Outcome refused = run_cli("--size 1024 --filter cpu/openblas", "MATCOMPARE_HOST_MEMORY_GIB=0.01");
@@ -307,42 +264,24 @@ TEST_CASE("Ctrl-C stops a run at once, by SIGINT, and leaves the previous --out 
   const fs::path folder = empty_folder("cli_interrupt");
   const fs::path out = folder / "results.json";
   write_text(out, "the previous results\n");
-  const std::string err_path = (folder.parent_path() / "cli_interrupt.err").string();
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    // Minutes of work: gold at 1024 with at least a minute of timed samples.
-    const int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(err, STDERR_FILENO);
-    execl(MATCOMPARE_CLI, MATCOMPARE_CLI, "--size", "1024", "--filter", "cpu/gold", "--min-time", "600",
-          "--time-limit", "100000", "--format", "json", "--out", out.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  using Clock = std::chrono::steady_clock;
+  // Minutes of work: gold at 1024 with at least a minute of timed samples.
+  cli_test::Run run;
+  run.args = cli_test::words("--size 1024 --filter cpu/gold --min-time 600 --time-limit 100000 --format json --out " +
+                             out.string());
+  cli_test::Child child(run);
   // The temporary file beside results.json appears once the run has started.
-  const auto started_waiting = Clock::now();
-  while (names_in(folder).size() < 2 && Clock::now() - started_waiting < std::chrono::seconds(30))
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  CHECK(names_in(folder).size() == 2);
+  CHECK(child.wait_until([&] { return names_in(folder).size() == 2; }, 30, std::chrono::milliseconds(20)));
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  REQUIRE(kill(child, SIGINT) == 0);
-  const auto interrupted = Clock::now();
-  int status = 0;
-  while (waitpid(child, &status, WNOHANG) == 0 && Clock::now() - interrupted < std::chrono::seconds(10))
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  const double seconds_to_stop = std::chrono::duration<double>(Clock::now() - interrupted).count();
-  if (seconds_to_stop >= 10) {
-    kill(child, SIGKILL);
-    waitpid(child, &status, 0);
-  }
-  CHECK(seconds_to_stop < 2);
-  CHECK(WIFSIGNALED(status));
-  CHECK(WTERMSIG(status) == SIGINT);
+  REQUIRE(kill(child.pid(), SIGINT) == 0);
+  const double interrupted_at = child.seconds_since_start();
+  CHECK(child.wait_until([&] { return !child.running(); }, 10, std::chrono::milliseconds(10)));
+  CHECK(child.seconds_since_start() - interrupted_at < 2);
+  const Outcome o = child.finish();
+  CHECK(o.signal == SIGINT);
   CHECK(names_in(folder) == std::vector<std::string>{"results.json"});
   CHECK(slurp(out.string()) == "the previous results\n");
-  const std::string err = slurp(err_path);
-  CHECK(count_lines(err) == 1);
-  CHECK(err.rfind("matcompare: error: interrupted", 0) == 0);
+  CHECK(count_lines(o.err) == 1);
+  CHECK(o.err.rfind("matcompare: error: interrupted", 0) == 0);
 }
 
 TEST_CASE("--help and --version succeed") {

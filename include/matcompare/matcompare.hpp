@@ -3,6 +3,7 @@
 #include "matcompare/backend.hpp"
 #include "matcompare/benchmark.hpp"
 #include "matcompare/context.hpp"
+#include "matcompare/environment.hpp"
 #include "matcompare/error_metrics.hpp"
 #include "matcompare/matrix.hpp"
 #include "matcompare/registry.hpp"

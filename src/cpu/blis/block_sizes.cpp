@@ -76,10 +76,9 @@ BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches, int 
   return s;
 }
 
-BlockSizes blocks_in_use(const MicroKernel& kernel, int threads) {
-  BlockSizes s = block_sizes(kernel, this_cpu_caches(), threads);
-  const char* text = std::getenv("MATCOMPARE_BLIS_BLOCKS");
-  if (!text || !*text) return s;
+std::optional<BlockOverride> blocks_override() {
+  const char* text = std::getenv(kBlisBlocksVariable);
+  if (!text || !*text) return std::nullopt;
   long kc = 0, mc = 0, nc = 0, nb = 0;
   int used = 0, used_nb = 0;
   bool ok = std::sscanf(text, "%ld,%ld,%ld%n", &kc, &mc, &nc, &used) == 3;
@@ -90,14 +89,21 @@ BlockSizes blocks_in_use(const MicroKernel& kernel, int threads) {
     ok = ok && !text[used];
   if (!ok || kc < 1 || mc < 1 || nc < 1 || (with_nb && nb < 1) || kc > 65536 || mc > 65536 || nc > 1 << 20 ||
       nb > 1 << 20)
-    throw std::invalid_argument(
-        std::string("MATCOMPARE_BLIS_BLOCKS must be KC,MC,NC or KC,MC,NC,NB (positive), got '") + text + "'");
+    throw std::invalid_argument(std::string(kBlisBlocksVariable) + " must be KC,MC,NC or KC,MC,NC,NB (whole numbers, " +
+                                "KC and MC 1 to 65536, NC and NB 1 to 1048576), got '" + text + "'");
+  return BlockOverride{kc, mc, nc, with_nb ? nb : 0};
+}
+
+BlockSizes blocks_in_use(const MicroKernel& kernel, int threads) {
+  BlockSizes s = block_sizes(kernel, this_cpu_caches(), threads);
+  const std::optional<BlockOverride> forced = blocks_override();
+  if (!forced) return s;
   auto round_to = [](long x, int multiple) { return int(std::max<long>(multiple, x / multiple * multiple)); };
-  s.kc = int(kc);
+  s.kc = int(forced->kc);
   fit_nb_and_mc(kernel, this_cpu_caches(), s);
-  s.mc = round_to(mc, kernel.mr);
-  s.nc = round_to(nc, kernel.nr);
-  if (with_nb) s.nb = round_to(nb, kernel.nr);
+  s.mc = round_to(forced->mc, kernel.mr);
+  s.nc = round_to(forced->nc, kernel.nr);
+  if (forced->nb > 0) s.nb = round_to(forced->nb, kernel.nr);
   return s;
 }
 

@@ -2,6 +2,7 @@
 // The block sizes of the BLIS-style CPU GEMM (the project's step beyond the seeds: after seed 003's packing and
 // tiling, BLIS's five loops around a register micro-kernel), derived from the caches this machine reports.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "microkernel.hpp"
@@ -52,6 +53,14 @@ struct BlockSizes {
 // The fractions leave room for what streams past the blocks that stay (C tiles, the other operand). The loops
 // cut N into equal column blocks of at most NC, and K into equal blocks of at most KC.
 BlockSizes block_sizes(const MicroKernel& kernel, const CacheSizes& caches, int threads);
+
+// MATCOMPARE_BLIS_BLOCKS="KC,MC,NC" or "KC,MC,NC,NB" as given (nb 0 without NB), or nullopt when unset or empty.
+// Throws std::invalid_argument, naming the variable, its value and the accepted form, for a malformed value.
+constexpr const char* kBlisBlocksVariable = "MATCOMPARE_BLIS_BLOCKS";
+struct BlockOverride {
+  long kc, mc, nc, nb;
+};
+std::optional<BlockOverride> blocks_override();
 
 // What cpu/blis uses with `threads` threads: block_sizes() for this CPU's caches, unless
 // MATCOMPARE_BLIS_BLOCKS="KC,MC,NC" or "KC,MC,NC,NB" overrides them for a tuning sweep (each rounded to its

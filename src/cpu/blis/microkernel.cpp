@@ -34,13 +34,26 @@ const std::vector<MicroKernel>& microkernels() {
   return all;
 }
 
+const MicroKernel* forced_microkernel() {
+  const char* wanted = std::getenv(kMicroKernelVariable);
+  if (!wanted || !*wanted) return nullptr;
+  std::string runnable, not_here;
+  for (const MicroKernel& k : microkernels()) {
+    if (k.unsupported.empty() && k.name == wanted) return &k;
+    std::string& list = k.unsupported.empty() ? runnable : not_here;
+    list += (list.empty() ? "" : ", ") + k.name + (k.unsupported.empty() ? "" : " (" + k.unsupported + ")");
+  }
+  throw std::runtime_error(std::string(kMicroKernelVariable) + "=" + wanted +
+                           " is not a micro-kernel this CPU can run (give " + runnable +
+                           (not_here.empty() ? "" : "; not here: " + not_here) + ")");
+}
+
 const MicroKernel& select_microkernel() {
   static const MicroKernel& chosen = []() -> const MicroKernel& {
-    const char* wanted = std::getenv("MATCOMPARE_MICROKERNEL");
+    if (const MicroKernel* forced = forced_microkernel()) return *forced;
     for (const MicroKernel& k : microkernels())
-      if (k.unsupported.empty() && (!wanted || !*wanted || k.name == wanted)) return k;
-    throw std::runtime_error(std::string("MATCOMPARE_MICROKERNEL=") + wanted +
-                             " is not a micro-kernel this CPU can run");
+      if (k.unsupported.empty()) return k;
+    throw std::logic_error("no micro-kernel can run here, not even the portable one");
   }();
   return chosen;
 }

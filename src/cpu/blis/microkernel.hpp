@@ -26,6 +26,11 @@ struct MicroKernel {
 // Every micro-kernel of this build, preferred first, each with whether this CPU can run it (CPUID).
 const std::vector<MicroKernel>& microkernels();
 
+// The supported micro-kernel MATCOMPARE_MICROKERNEL names, or nullptr when it is unset or empty. Throws
+// std::runtime_error, naming the variable, its value and the kernels this CPU can run, for any other value.
+constexpr const char* kMicroKernelVariable = "MATCOMPARE_MICROKERNEL";
+const MicroKernel* forced_microkernel();
+
 // The first supported one of microkernels(), unless MATCOMPARE_MICROKERNEL names another supported one.
 const MicroKernel& select_microkernel();
 

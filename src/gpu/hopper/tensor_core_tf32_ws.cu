@@ -290,17 +290,7 @@ void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_ro
 }
 
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
-const Tf32Tile* forced_tile() {
-  const char* wanted = std::getenv("MATCOMPARE_TF32_TILE");
-  if (wanted == nullptr || *wanted == '\0') return nullptr;
-  std::string names;
-  for (const Tf32Tile& t : kTf32Tiles) {
-    const std::string name = tf32_tile_name(t);
-    if (name == wanted) return &t;
-    names += (names.empty() ? "" : ", ") + name;
-  }
-  throw std::runtime_error(std::string("MATCOMPARE_TF32_TILE=") + wanted + " is not one of " + names);
-}
+const Tf32Tile* forced_tile() { return tf32_tile_named(std::getenv(kTf32TileVariable)); }
 
 }  // namespace
 

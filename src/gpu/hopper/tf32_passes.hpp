@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "matcompare/backend.hpp"
@@ -27,6 +28,19 @@ struct Tf32Tile {
 inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0}, {128, 256, 1.15}, {128, 128, 1.35}};
 // "256x128": how MATCOMPARE_TF32_TILE names a tile.
 inline std::string tf32_tile_name(const Tf32Tile& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
+constexpr const char* kTf32TileVariable = "MATCOMPARE_TF32_TILE";
+// The tile a value of MATCOMPARE_TF32_TILE names, or nullptr for none (unset or empty). Throws std::runtime_error
+// naming the tiles there are. Plain C++, so that the build without CUDA checks the variable too.
+inline const Tf32Tile* tf32_tile_named(const char* wanted) {
+  if (wanted == nullptr || *wanted == '\0') return nullptr;
+  std::string names;
+  for (const Tf32Tile& t : kTf32Tiles) {
+    const std::string name = tf32_tile_name(t);
+    if (name == wanted) return &t;
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  throw std::runtime_error(std::string(kTf32TileVariable) + "=" + wanted + " is not one of " + names);
+}
 constexpr int kTf32MaxSplits = 4;
 
 struct Tf32Plan {

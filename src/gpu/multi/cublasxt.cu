@@ -123,13 +123,7 @@ class CublasXtBackend final : public Backend {
 
 int cublasxt_block_dim() {
   const char* text = std::getenv(kCublasXtBlockDimVariable);
-  if (!text) return kDefaultBlockDim;
-  char* end = nullptr;
-  const long value = std::strtol(text, &end, 10);
-  if (end == text || *end != '\0' || value < 64 || value > 65536)
-    throw std::invalid_argument(std::string(kCublasXtBlockDimVariable) + "='" + text +
-                                "' is not a tile edge from 64 to 65536");
-  return int(value);
+  return text ? parse_cublasxt_block_dim(text) : kDefaultBlockDim;
 }
 
 std::unique_ptr<Backend> make_cublasxt_backend(BackendInfo info) {
