@@ -255,6 +255,14 @@ BAD_INPUTS = [
     ("a number beyond float", document_bytes().replace(b'"gflops": 2.0', b'"gflops": 1e999'),
      "results[0].gflops is a number too large"),
     ("deep nesting", b"[" * 100000 + b"]" * 100000, "too deeply"),
+    ("a lone surrogate in a backend name", document_bytes(backend="cpu/gold\ud800"),
+     "results[0].backend holds a lone surrogate (\\ud800)"),
+    ("vs_vendor 1e308 on an ok row", document_bytes(vs_vendor=1e308),
+     "results[0].vs_vendor must be a number (0, or from 1e-09 to 1e+12) or null but is a number (1e+308)"),
+    ("a fractional sample count", document_bytes(samples=2.5), "results[0].samples must be a whole number"),
+    ("an integer of 5000 digits", b'{"context": {"x": ' + b"9" * 5000 + b'}, "results": []}', "thousands of digits"),
+    ("2000 ok backends", json.dumps({"context": {}, "results": [dict(VALID_ROW, backend=f"cpu/b{n}") for n in
+                                                                range(2000)]}).encode(), "holds 2000 backends"),
 ]
 
 
@@ -502,9 +510,12 @@ def test_modules_alone(tmp):
     plot_dir = os.path.join(tmp, "plots_alone")
     os.makedirs(plot_dir)
     cpu_machine = next(m for m in machines if m.device(m.backends[0]) == "cpu")
-    name = plots.plot_gflops_vs_size(cpu_machine, "cpu", plot_dir)
+    made, left_out = plots.plot_gflops_vs_size(cpu_machine, "cpu", plot_dir)
+    name = made[0][1] if len(made) == 1 else None
     check("plots: a GFLOP/s plot is written as a PNG", name is not None and os.path.isfile(os.path.join(plot_dir, name)))
-    check("plots: no plot for a device without results", plots.plot_gflops_vs_size(cpu_machine, "gpu", plot_dir) is None)
+    check("plots: every backend fits one plot", left_out == [], left_out)
+    check("plots: no plot for a device without results", plots.plot_gflops_vs_size(cpu_machine, "gpu", plot_dir)
+          == ([], []))
     check("plots: only the PNG is left", os.listdir(plot_dir) == [name])
 
 
