@@ -6,23 +6,38 @@
 Writes DIR/README.md and the PNG plots it links. The Markdown depends only on the contents of
 the JSON files (not on their order on the command line, the clock or the locale), so the same
 files always give the same bytes. This is `matcompare report`: bad input gets the CLI's contract,
-one line `matcompare: error: ...` on stderr and exit status 2, and every file is checked before
-anything is written. The work is done by the modules of matcompare_report/ beside this file.
+one line `matcompare: error: ...` on stderr and exit status 2, and nothing is written; the report
+is made in a folder beside DIR that replaces DIR only once complete, so an error or a signal
+(INT, TERM, HUP, QUIT, PIPE: one line, then the end by that signal) leaves the old DIR, or none.
+The work is done by the modules of matcompare_report/ beside this file.
 """
-import argparse
-import logging
-import os
-import signal
-import sys
-import warnings
+if __name__ == "__main__":
+    # First of all, before any slow import: a signal from the first moment gets the contract's answer.
+    from matcompare_report import interrupt
+    interrupt.install()
 
-from matcompare_report import scaling, seeds, tables
-from matcompare_report.checks import escape, shown
-from matcompare_report.runs import InputError, group_machines, load_runs
+import argparse  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+import warnings  # noqa: E402
+
+from matcompare_report import scaling, seeds, tables  # noqa: E402
+from matcompare_report.checks import escape, shown  # noqa: E402
+from matcompare_report.output import OutputFolder  # noqa: E402
+from matcompare_report.runs import InputError, group_machines, load_runs  # noqa: E402
 
 EXIT_BAD_INPUT = 2
 # A fault of the generator itself, not of its input: still one line, never a traceback.
 EXIT_INTERNAL = 1
+
+
+class Refused(Exception):
+    """The report cannot be made; the message is the error line's text."""
+
+    def __init__(self, message, status=EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.status = status
 
 
 def say(kind, message):
@@ -30,45 +45,17 @@ def say(kind, message):
     print(f"matcompare: {kind}: {escape(message)}", file=sys.stderr, flush=True)
 
 
-def fail(message, status=EXIT_BAD_INPUT):
-    say("error", message)
-    sys.exit(status)
-
-
 class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
-        fail(message)
-
-
-def prepare_folder(path):
-    try:
-        os.makedirs(path, exist_ok=True)
-    except FileExistsError:
-        fail(f"--out {shown(path)} is a file, not a folder")
-    except OSError as error:
-        fail(f"cannot create --out {shown(path)}: {error.strerror}")
-    if not os.access(path, os.W_OK | os.X_OK):
-        fail(f"cannot write into --out {shown(path)}")
-
-
-def write_text(path, text):
-    """Writes beside the file and renames it into place: an interrupted report leaves the old file whole."""
-    partial = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.partial")
-    try:
-        with open(partial, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
+        raise Refused(message)
 
 
 def import_plots():
     try:
         from matcompare_report import plots
     except ImportError as error:
-        fail(f"{shown(sys.executable)} cannot load matplotlib ({error}); install python3-matplotlib, or run the "
-             "report with a Python that has it")
+        raise Refused(f"{shown(sys.executable)} cannot load matplotlib ({error}); install python3-matplotlib, or "
+                      "run the report with a Python that has it") from None
     # The user's matplotlibrc must not change the plots, nor matplotlib's log messages reach stderr.
     plots.matplotlib.rcdefaults()
     logging.getLogger("matplotlib").setLevel(logging.CRITICAL + 1)
@@ -87,48 +74,60 @@ def warning_line(runs, seed_mismatches):
     return "; ".join(parts)
 
 
-def make_report(files, out_dir):
-    """Writes the report; returns the warning line ("" for none)."""
+def make_report(files, out):
+    """Writes the report; returns the warning line ("" for none). Refused or InputError when it cannot."""
     runs = load_runs(files)
+    folder = OutputFolder(out, files)
     machines = group_machines(runs)
     seed_mismatches = seeds.check_seed_mapping(machines)
-    # Loaded only now: matplotlib takes most of a second, and bad input is refused without it.
     plots = import_plots()
-    prepare_folder(out_dir)
     lines = (tables.header_section(runs, machines) + tables.machines_section(machines)
              + tables.overview_section(machines) + tables.fast_path_section(machines)
-             + scaling.scaling_section(machines) + seeds.seeds_section(machines)
-             + plots.plots_section(machines, out_dir))
-    write_text(os.path.join(out_dir, "README.md"), "\n".join(lines).rstrip("\n") + "\n")
-    return warning_line(runs, seed_mismatches)
-
-
-def main():
-    parser = ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", metavar="FILE.json", help="output of `matcompare --format json`")
-    parser.add_argument("--out", required=True, metavar="DIR", help="directory for README.md and the plots")
-    args = parser.parse_args()
+             + scaling.scaling_section(machines) + seeds.seeds_section(machines))
     try:
+        temp = folder.create()
+        lines += plots.plots_section(machines, temp)
+        with open(os.path.join(temp, "README.md"), "w", encoding="utf-8", newline="\n") as handle:
+            handle.write("\n".join(lines).rstrip("\n") + "\n")
+        late_warning = folder.commit()
+    except OSError as error:
+        folder.abandon()
+        where = f" ({shown(error.filename)})" if error.filename else ""
+        raise Refused(f"cannot write the report into --out {shown(out)}{where}: {error.strerror or error}") from None
+    except BaseException:
+        folder.abandon()
+        raise
+    return "; ".join(text for text in (warning_line(runs, seed_mismatches), late_warning) if text)
+
+
+def main(argv=None):
+    status, message = 0, None
+    try:
+        parser = ArgumentParser(description=__doc__.splitlines()[0])
+        parser.add_argument("files", nargs="+", metavar="FILE.json", help="output of `matcompare --format json`")
+        parser.add_argument("--out", required=True, metavar="DIR", help="folder for README.md and the plots")
+        args = parser.parse_args(argv)
         # Warnings of the libraries (matplotlib's about glyphs, limits or overflow) are not the user's concern.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             warning = make_report(args.files, args.out)
         if warning:
             say("warning", warning)
+    except Refused as error:
+        status, message = error.status, str(error)
     except InputError as error:
-        fail(str(error))
-    except OSError as error:
-        fail(f"cannot write the report into {shown(args.out)}: {error.strerror or error}")
+        status, message = EXIT_BAD_INPUT, str(error)
     except MemoryError:
-        fail("out of memory while making the report")
-    except KeyboardInterrupt:
-        # Like the CLI: one line, then end by the signal itself so that the caller sees an interrupt.
-        print("matcompare: error: interrupted (SIGINT); the report is not complete", file=sys.stderr)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGINT)
+        status, message = EXIT_BAD_INPUT, "out of memory while making the report"
+    except OSError as error:
+        where = f" ({shown(error.filename)})" if error.filename else ""
+        status, message = EXIT_BAD_INPUT, f"cannot make the report{where}: {error.strerror or error}"
     except Exception as error:  # noqa: BLE001  (a bug: one line instead of a traceback)
-        fail(f"internal error in the report generator ({type(error).__name__}: {error}); please report it",
-             EXIT_INTERNAL)
+        status, message = EXIT_INTERNAL, (f"internal error in the report generator ({type(error).__name__}: "
+                                          f"{error}); please report it")
+    if message is not None:
+        say("error", message)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -52,16 +52,13 @@ def size_ticks(axes, sizes):
 
 
 def save_figure(figure, out_dir, name):
-    # Written beside and renamed, so that an interrupted report never leaves half a PNG.
-    partial = os.path.join(out_dir, f".{name}.partial")
+    # out_dir is the report's new folder, which replaces the old one only when complete.
     try:
         # No "Software" entry: the PNG then carries neither a version nor (Agg writes none) a date.
-        figure.savefig(partial, format="png", dpi=PLOT_DPI, bbox_inches="tight", metadata={"Software": None})
-        os.replace(partial, os.path.join(out_dir, name))
+        figure.savefig(os.path.join(out_dir, name), format="png", dpi=PLOT_DPI, bbox_inches="tight",
+                       metadata={"Software": None})
     finally:
         plt.close(figure)
-        if os.path.exists(partial):
-            os.remove(partial)
     return name
 
 
