@@ -8,9 +8,7 @@ import os
 import re
 from collections import namedtuple
 
-# InputError and MAX_FILE_BYTES: also read from here by make_report.py and the tests.
-from .checks import MAX_BACKENDS, MAX_FILE_BYTES, MAX_SHAPES, InputError, check_document, escape, is_number  # noqa: F401
-from .checks import read_document, shown
+from .checks import MAX_BACKENDS, MAX_SHAPES, InputError, check_document, escape, is_number, read_document, shown
 
 # What the inputs were drawn from (`matcompare --values`); files older than the option drew them uniformly.
 UNIFORM = "uniform"
