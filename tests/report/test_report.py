@@ -557,7 +557,7 @@ ODD_FILES = [
     ("a right-to-left override in the hostname", set_context("hostname", "vm\u202egnp.exe"),
      ["vm\\u202egnp.exe"], ["\u202e"]),
     ("pipes and backticks in names", rename_backend("cpu/tiling", "cpu/a|b`c"), ["``cpu/a\\|b`c``"], []),
-    ("dollars in names", rename_backend("cpu/blis", "cpu/$\\frac{1}{0}$"), ["`cpu/$\\frac{1}{0}$`"], []),
+    ("dollars in names", rename_backend("cpu/blis", "cpu/$\\bogus$ $x^$"), ["`cpu/$\\bogus$ $x^$`"], []),
     ("brackets in the hostname", set_context("hostname", "a]b[c"), ["![M1 · a\\]b\\[c"], []),
     ("150 backends at one size", many_backends(150),
      ["vs-vendor-2048-2.png", "Not plotted in × vendor at 2048 (more than 2 plots' worth): "], []),
@@ -592,6 +592,18 @@ def test_odd_but_valid(tmp):
               not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]", text))
         warnings = stderr.splitlines()
         check(f"{name}: at most one warning line", len(warnings) <= 1, stderr)
+    # A file name is the user's, but shown escaped too.
+    root = os.path.join(tmp, "odd_name")
+    os.makedirs(root)
+    path = odd_document(os.path.join(root, "a|b\nc\u202e.json"), lambda document: None)
+    before = snapshot(root)
+    status, stdout, stderr = run_in_process([path, "--out", os.path.join(root, "out")])
+    problems = contract_problems(status, stdout, stderr, root, before, os.path.join(root, "out"), expected=0)
+    check("an odd file name: a complete report", not problems, "; ".join(problems))
+    if status == 0:
+        with open(os.path.join(root, "out", "README.md"), encoding="utf-8") as handle:
+            text = handle.read()
+        check("an odd file name: shown escaped", "`a|b\\nc\\u202e.json`" in text and "\u202e" not in text)
     # The seed-field warning is one line however many steps it concerns.
     root = os.path.join(tmp, "seedwarn")
     os.makedirs(root)
