@@ -6,7 +6,9 @@ make_report.py calls install() before its first slow import. The interpreter nee
 that line; a launcher that blocks these signals across its exec (the mask survives exec) has them held until
 install() unblocks them, so that none is lost or answered by Python's own default in between. SIGINT, SIGQUIT
 and SIGHUP that the parent ignores (a background job of a script, nohup) stay ignored, as every Unix tool does;
-SIGTERM and SIGPIPE are always answered. Only the standard library's cheapest modules are imported here.
+SIGTERM and SIGPIPE are always answered. One gap no script can close: CPython sets SIGPIPE to ignored while it
+starts, which drops a SIGPIPE that came before install() (held or not); the run then goes on to its end. Only the
+standard library's cheapest modules are imported here.
 """
 import contextlib
 import os
