@@ -11,6 +11,7 @@ process (report_harness.py) except where a signal needs a process of its own.
 Plain script, no pytest: prints one line per failed check and "N passed, M failed"; exits
 non-zero when any check failed.
 """
+import ast
 import contextlib
 import errno
 import importlib.util
@@ -401,6 +402,14 @@ def out_cases():
             return [a.replace("ROOT", root) for a in args], 2, wanted, None
         return setup
 
+    def one_machine_over_the_limit(root):
+        # Each file within the limit, both files of one host beyond it.
+        halves = [write_file(root, f"half{h}.json", json.dumps(document(rows=[
+            dict(VALID_ROW, backend=f"cpu/b{h}-{n}") for n in range(checks.MAX_BACKENDS // 2 + 1)])).encode())
+            for h in (0, 1)]
+        return halves + ["--out", os.path.join(root, "d")], 2, ["the files of host 'h'", "hold 202 backends together"], \
+            None
+
     def missing_input(root):
         return [os.path.join(root, "missing.json"), "--out", os.path.join(root, "d")], 2, ["cannot read"], None
 
@@ -456,6 +465,7 @@ def out_cases():
         "an unknown option": plain(["ROOT/in.json", "--out", "ROOT/d", "--bogus"], ["unrecognized arguments"]),
         "no input file": plain(["--out", "ROOT/d"], ["required"]),
         "no --out": plain(["ROOT/in.json"], ["required: --out"]),
+        "two files of one machine over the backend limit": one_machine_over_the_limit,
         "a missing input": missing_input,
         "an input over the size limit": huge_input,
         "a write that fails, no old report": failing_write(False),
@@ -482,7 +492,7 @@ def test_bad_inputs(tmp):
         before = snapshot(root)
         with context or contextlib.nullcontext():
             result, stdout, stderr = run_in_process(args)
-        out = args[args.index("--out") + 1] if "--out" in args else os.path.join(root, "d")
+            out = os.path.abspath(args[args.index("--out") + 1]) if "--out" in args else os.path.join(root, "d")
         problems = contract_problems(result, stdout, stderr, root, before, out, expected=status)
         check(f"{name}: the contract holds", not problems, "; ".join(problems))
         for text in texts:
@@ -556,6 +566,7 @@ ODD_FILES = [
      ["line one\\nline two\\u001b[31m\\tred", "control or bidirectional characters, shown escaped"], ["\x1b"]),
     ("a right-to-left override in the hostname", set_context("hostname", "vm\u202egnp.exe"),
      ["vm\\u202egnp.exe"], ["\u202e"]),
+    ("glyphs no font here has", rename_backend("cpu/gold", "cpu/🚀 漢字 عربى"), ["`cpu/🚀 漢字 عربى`"], []),
     ("pipes and backticks in names", rename_backend("cpu/tiling", "cpu/a|b`c"), ["``cpu/a\\|b`c``"], []),
     ("dollars in names", rename_backend("cpu/blis", "cpu/$\\bogus$ $x^$"), ["`cpu/$\\bogus$ $x^$`"], []),
     ("brackets in the hostname", set_context("hostname", "a]b[c"), ["![M1 · a\\]b\\[c"], []),
@@ -743,6 +754,18 @@ def signal_case(tmp, name, number, when, old):
     check(f"{name}: the old report {'as it was' if old else 'absent'}, nothing beside it", after == before,
           differences(before, after))
     return "ended"
+
+
+def test_handlers_first():
+    """make_report.py installs its signal handlers before anything else it runs: its first statement after the
+    docstring is the block that does, and that block imports nothing but the small interrupt module."""
+    with open(SCRIPT, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read())
+    first = tree.body[1] if isinstance(tree.body[0], ast.Expr) else tree.body[0]
+    source = ast.unparse(first)
+    check("make_report.py: the signal handlers come first", isinstance(first, ast.If) and "interrupt.install()" in source
+          and all(name.name == "interrupt" for node in ast.walk(first) if isinstance(node, ast.ImportFrom)
+                  for name in node.names), source)
 
 
 def test_signals(tmp):
@@ -1038,6 +1061,7 @@ def main():
         test_bad_inputs(tmp)
         test_odd_but_valid(tmp)
         test_output_folder(tmp)
+        test_handlers_first()
         test_signals(tmp)
         test_signal_while_committing(tmp)
         test_modules_alone(tmp)
