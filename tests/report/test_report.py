@@ -1020,6 +1020,13 @@ def test_modules_alone(tmp):
     check("runs: machines are numbered and slugged", [m.number for m in machines] == [1, 2]
           and all(m.slug.startswith(f"m{m.number}") for m in machines))
 
+    twins = document(rows=[dict(VALID_ROW, backend="cpu/" + "x" * 300 + tail) for tail in "12"])
+    notes = checks.check_document("twins.json", twins)
+    names = [row["backend"] for row in twins["results"]]
+    check("checks: long names that differ past the cut stay different", names[0] != names[1]
+          and all(name.startswith("cpu/xxx") and len(name) <= checks.MAX_NAME_CHARS + 8 for name in names), names)
+    check("checks: a note for each cut name", len(notes) == 2, notes)
+
     check("markdown: a table has a header, a rule and the rows",
           markdown.table(["a", "b"], [["1", "x|y"]]) == ["| a | b |", "|---|---|", "| 1 | x\\|y |", ""])
     check("markdown: a code span survives a backtick", markdown.code("a`b") == "``a`b``")
