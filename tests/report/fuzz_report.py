@@ -3,11 +3,12 @@ report/h100_multi_gpu.json for multi-GPU rows), each run through make_report.mai
 the contract (report_harness.contract_problems): exit 0 with a complete report, or exit 2 with one error line and
 nothing written; never a traceback, never a partial folder, each case within CASE_SECONDS.
 
-The mutations: fields deleted or of another type; NaN, infinite, huge, tiny, negative and fractional numbers; odd
-texts (lone surrogates, control characters, right-to-left overrides, 10,000 characters, Markdown and matplotlib
-mathematics, emoji); rows duplicated, reversed and multiplied (past the limits too), statuses changed, files cut
-short, bytes that are not UTF-8 and bytes flipped; a second file from the same host. A quarter of the cases write
-over an old report, which must then be either replaced whole or left exactly as it was.
+The mutations: fields deleted or of another type; NaN, infinite, huge, tiny, negative and fractional numbers, and
+integers of 5000 digits; odd texts (lone surrogates, control characters, right-to-left overrides, 10,000 and 70,000
+characters, Markdown and matplotlib mathematics, emoji), also as the names the plots draw; rows duplicated,
+reversed and multiplied (past the limits too), statuses changed, files cut short, bytes that are not UTF-8 and
+bytes flipped; a second file from the same host. A quarter of the cases write over an old report, which must then
+be either replaced whole or left exactly as it was.
 
 Deterministic: the same SEED gives the same cases. Drawing a plot costs a good part of a second, so a plot whose
 drawing function (plots.draw_gflops, plots.draw_bars, scaling.draw_scaling) gets exactly the inputs it got before
@@ -21,6 +22,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -31,7 +33,7 @@ from report_harness import HERE, REPORT_DIR, contract_problems, run_in_process, 
 from matcompare_report import checks, plots, scaling
 
 SEED = 28
-COUNT = 400
+COUNT = 300
 CASE_SECONDS = 10.0
 BASES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.json"),
          os.path.join(REPORT_DIR, "h100_multi_gpu.json")]
@@ -39,10 +41,12 @@ BASES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.j
 NUMBERS = [math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 1e-300, 1e-12, 1e13, -1.0, -0.0, 0, 0.5, 3, 2.5,
            2**31, 2**31 - 1, 2**53 + 1, 2**63, 10**400, -(10**30), 1e-9, 1e12, 1e15, 1e16]
 STRINGS = ["cpu/gold\ud800", "\udfff", "\x1b[31mred\x1b[0m", "line\nbreak", "tab\there", "\x00nul", "\x7f\x85",
-           "\u202egnp.exe", "\u2066iso\u2069", "\u2028", "x" * 10_000, "y" * 150, "a|b|c", "`code`", "$\\frac{1}{0}$",
-           "$x$ and $", "_leading", "[link](http://x)", "<b>html</b>", "🚀 漢字 عربى", "", " ", "ok", "cpu/blis",
+           "\u202egnp.exe", "\u2066iso\u2069", "\u2028", "x" * 10_000, "w" * 70_000, "y" * 150, "a|b|c", "`code`",
+           "$\\frac{1}{0}$", "$x$ and $", "$\\bogus$", "$x^$", "_leading", "[link](http://x)", "<b>html</b>", "🚀 漢字 عربى", "", " ", "ok", "cpu/blis",
            "gpu/cublas-fp32", "estimated", "uniform", "reals-1-100", "\\", "\"quoted\"", "ℝ" * 200]
 ODD_VALUES = [None, True, False, [], {}, [1, 2], {"a": 1}, "text", 0, 1, -1, 1.5, ""]
+# Texts that the plots draw: where an odd string does the most harm.
+DRAWN_TEXTS = (("results", "backend"), ("context", "hostname"), ("context", "gpu"), ("context", "cpu_cores"))
 ROW_FIELDS = ("backend", "device", "seed", "precision", "vendor", "m", "n", "k", "status", "reason", "median_ms",
               "min_ms", "max_ms", "cv", "samples", "total_ms", "gflops", "vs_vendor", "vs_precision_vendor",
               "estimate_rows", "max_abs_error", "sum_abs_error", "blas_ratio", "passed", "devices", "speedup",
@@ -81,7 +85,8 @@ def mutate(rng, document):
     results = document["results"]
     row_index = rng.randrange(len(results))
     kind = rng.choice(["delete", "retype", "number", "string", "row_field", "row_field", "status", "duplicate",
-                       "multiply", "reverse", "truncate", "invalid_utf8", "flip", "context", "empty"])
+                       "multiply", "reverse", "truncate", "invalid_utf8", "flip", "context", "empty", "drawn",
+                       "digits"])
     if kind == "delete":
         path = rng.choice(paths(document)[1:])
         container = get(document, path[:-1])
@@ -141,11 +146,30 @@ def mutate(rng, document):
         value = pick_value(rng)
         document["context"][key] = value
         return f"context.{key} = {value!r:.60}", None
+    if kind == "drawn":
+        where, key = rng.choice(DRAWN_TEXTS)
+        value = rng.choice(STRINGS)
+        if where == "results":
+            # Every row of one backend, so that its line and bar carry the name.
+            old = results[row_index].get("backend")
+            for row in results:
+                if row.get("backend") == old:
+                    row["backend"] = value
+        elif key == "gpu":
+            document["context"]["gpu"] = dict(document["context"].get("gpu") or {}, name=value)
+        else:
+            document["context"][key] = value
+        return f"{where} {key} = {value!r:.60}", None
     if kind == "empty":
         document["results"] = []
         return "no results", None
     data = json.dumps(document).encode()
     at = rng.randrange(len(data))
+    if kind == "digits":
+        text = data.decode()
+        numbers = [m.start() for m in re.finditer(r"(?<=: )[0-9]", text)]
+        at = rng.choice(numbers) if numbers else 0
+        return f"a {5000}-digit integer at character {at}", (text[:at] + "9" * 5000 + text[at:]).encode()
     if kind == "truncate":
         return f"cut at byte {at}", data[:at]
     if kind == "invalid_utf8":

@@ -11,6 +11,7 @@ import re
 import stat
 import sys
 import traceback
+import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPORT_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "report"))
@@ -28,7 +29,9 @@ def run_in_process(args):
     """(exit status, stdout, stderr) of make_report.main(args). An exception that escapes main() is a failure of
     the contract: its traceback is put into stderr and the status is "traceback"."""
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    # "always": a warning that gets past the generator shows on every run, as it would in a process of its own.
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+        warnings.simplefilter("always")
         try:
             make_report.main(list(args))
             status = "returned without exiting"
