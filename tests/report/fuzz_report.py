@@ -3,8 +3,8 @@ report/h100_multi_gpu.json for multi-GPU rows), each run through make_report.mai
 the contract (report_harness.contract_problems): exit 0 with a complete report, or exit 2 with one error line and
 nothing written; never a traceback, never a partial folder, each case within CASE_SECONDS.
 
-The mutations: fields deleted or of another type; NaN, infinite, huge, tiny, negative and fractional numbers, and
-integers of 5000 digits; odd texts (lone surrogates, control characters, right-to-left overrides, 10,000 and 70,000
+The mutations: fields deleted or of another type; NaN, infinite, huge, tiny, negative and fractional numbers (also
+as the figures of measured rows), and integers of 5000 digits; odd texts (lone surrogates, control characters, right-to-left overrides, 10,000 and 70,000
 characters, Markdown and matplotlib mathematics, emoji), also as the names the plots draw; rows duplicated,
 reversed and multiplied (past the limits too), statuses changed, files cut short, bytes that are not UTF-8 and
 bytes flipped; a second file from the same host. A quarter of the cases write over an old report, which must then
@@ -86,7 +86,7 @@ def mutate(rng, document):
     row_index = rng.randrange(len(results))
     kind = rng.choice(["delete", "retype", "number", "string", "row_field", "row_field", "status", "duplicate",
                        "multiply", "reverse", "truncate", "invalid_utf8", "flip", "context", "empty", "drawn",
-                       "digits"])
+                       "digits", "figure"])
     if kind == "delete":
         path = rng.choice(paths(document)[1:])
         container = get(document, path[:-1])
@@ -146,6 +146,13 @@ def mutate(rng, document):
         value = pick_value(rng)
         document["context"][key] = value
         return f"context.{key} = {value!r:.60}", None
+    if kind == "figure":
+        # A figure the tables and plots are built on, of a row that has one.
+        measured = [row for row in results if row.get("status") in ("ok", "estimated")] or results
+        key = rng.choice(("gflops", "vs_vendor", "median_ms", "speedup", "vs_precision_vendor"))
+        value = rng.choice(NUMBERS)
+        rng.choice(measured)[key] = value
+        return f"a measured row's {key} = {value!r:.40}", None
     if kind == "drawn":
         where, key = rng.choice(DRAWN_TEXTS)
         value = rng.choice(STRINGS)
