@@ -24,11 +24,15 @@ import sys
 import tempfile
 import time
 
-import fuzz_report
-from report_harness import (HERE, REPORT_DIR, SCRIPT, contract_problems, differences, report_problems, run_in_process,
-                            snapshot)
+# The report's modules load matplotlib as they are imported: say so plainly where this Python has none.
+if importlib.util.find_spec("matplotlib") is None:
+    sys.exit(f"{sys.executable} has no matplotlib; run this with a Python that has it, e.g. /usr/bin/python3")
 
-from matcompare_report import checks, interrupt, markdown, output, plots, runs, seeds, tables
+import fuzz_report  # noqa: E402
+from report_harness import (HERE, REPORT_DIR, SCRIPT, contract_problems, differences, report_problems,  # noqa: E402
+                            run_in_process, snapshot)
+
+from matcompare_report import checks, interrupt, markdown, output, plots, runs, seeds, tables  # noqa: E402
 FIXTURES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.json")]
 
 passed = 0
@@ -1057,9 +1061,6 @@ def test_modules_alone(tmp):
 
 
 def main():
-    # make_report runs under this same interpreter.
-    if importlib.util.find_spec("matplotlib") is None:
-        sys.exit(f"{sys.executable} has no matplotlib; run this with a Python that has it, e.g. /usr/bin/python3")
     with tempfile.TemporaryDirectory() as tmp:
         test_deterministic_and_complete(tmp)
         test_merge_keeps_newer_file(tmp)
