@@ -6,85 +6,128 @@
 Writes DIR/README.md and the PNG plots it links. The Markdown depends only on the contents of
 the JSON files (not on their order on the command line, the clock or the locale), so the same
 files always give the same bytes. This is `matcompare report`: bad input gets the CLI's contract,
-one line `matcompare: error: ...` on stderr and exit status 2, and every file is checked before
-anything is written. The work is done by the modules of matcompare_report/ beside this file.
+one line `matcompare: error: ...` on stderr and exit status 2, and nothing is written; the report
+is made in a folder beside DIR that replaces DIR only once complete, so an error or a signal
+(INT, TERM, HUP, QUIT, PIPE: one line, then the end by that signal) leaves the old DIR, or none.
+The work is done by the modules of matcompare_report/ beside this file.
 """
-import argparse
-import os
-import signal
-import sys
+if __name__ == "__main__":
+    # First of all, before any slow import: a signal from the first moment gets the contract's answer.
+    from matcompare_report import interrupt
+    interrupt.install()
 
-from matcompare_report import scaling, seeds, tables
-from matcompare_report.runs import InputError, group_machines, load_runs
+import argparse  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+import warnings  # noqa: E402
+
+from matcompare_report import scaling, seeds, tables  # noqa: E402
+from matcompare_report.checks import escape, shown  # noqa: E402
+from matcompare_report.output import OutputFolder  # noqa: E402
+from matcompare_report.runs import InputError, group_machines, load_runs  # noqa: E402
 
 EXIT_BAD_INPUT = 2
+# A fault of the generator itself, not of its input: still one line, never a traceback.
+EXIT_INTERNAL = 1
 
 
-def fail(message):
-    print(f"matcompare: error: {message}", file=sys.stderr)
-    sys.exit(EXIT_BAD_INPUT)
+class Refused(Exception):
+    """The report cannot be made; the message is the error line's text."""
+
+    def __init__(self, message, status=EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.status = status
+
+
+def say(kind, message):
+    # One line whatever the message holds.
+    print(f"matcompare: {kind}: {escape(message)}", file=sys.stderr, flush=True)
 
 
 class ArgumentParser(argparse.ArgumentParser):
     def error(self, message):
-        fail(message)
+        raise Refused(message)
 
 
-def prepare_folder(path):
+def import_plots():
     try:
-        os.makedirs(path, exist_ok=True)
-    except FileExistsError:
-        fail(f"--out '{path}' is a file, not a folder")
-    except OSError as error:
-        fail(f"cannot create --out '{path}': {error.strerror}")
-    if not os.access(path, os.W_OK | os.X_OK):
-        fail(f"cannot write into --out '{path}'")
-
-
-def write_text(path, text):
-    """Writes beside the file and renames it into place: an interrupted report leaves the old file whole."""
-    partial = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.partial")
-    try:
-        with open(partial, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-        os.replace(partial, path)
-    finally:
-        if os.path.exists(partial):
-            os.remove(partial)
-
-
-def make_report(files, out_dir):
-    runs = load_runs(files)
-    prepare_folder(out_dir)
-    # Loaded only now: matplotlib takes most of a second, and bad input is refused without it.
-    from matcompare_report import plots
-    # The user's matplotlibrc must not change the plots.
+        from matcompare_report import plots
+    except ImportError as error:
+        raise Refused(f"{shown(sys.executable)} cannot load matplotlib ({error}); install python3-matplotlib, or "
+                      "run the report with a Python that has it") from None
+    # The user's matplotlibrc must not change the plots, nor matplotlib's log messages reach stderr.
     plots.matplotlib.rcdefaults()
+    logging.getLogger("matplotlib").setLevel(logging.CRITICAL + 1)
+    return plots
+
+
+def warning_line(runs, seed_mismatches):
+    """At most one line: what was escaped or cut in the files, and seed tables that name backends of another seed."""
+    parts = []
+    notes = sum(len(run.notes) for run in runs)
+    if notes:
+        parts.append(f"{notes} text(s) in the input were escaped or cut (listed under \"Input notes\" in the report)")
+    if seed_mismatches:
+        parts.append(f"{len(seed_mismatches)} seed-table step(s) name a backend whose seed field does not name "
+                     f"that seed (first: {seed_mismatches[0]})")
+    return "; ".join(parts)
+
+
+def make_report(files, out):
+    """Writes the report; returns the warning line ("" for none). Refused or InputError when it cannot."""
+    runs = load_runs(files)
+    folder = OutputFolder(out, files)
     machines = group_machines(runs)
-    seeds.check_seed_mapping(machines)
+    seed_mismatches = seeds.check_seed_mapping(machines)
+    plots = import_plots()
     lines = (tables.header_section(runs, machines) + tables.machines_section(machines)
              + tables.overview_section(machines) + tables.fast_path_section(machines)
-             + scaling.scaling_section(machines) + seeds.seeds_section(machines)
-             + plots.plots_section(machines, out_dir))
-    write_text(os.path.join(out_dir, "README.md"), "\n".join(lines).rstrip("\n") + "\n")
-
-
-def main():
-    parser = ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("files", nargs="+", metavar="FILE.json", help="output of `matcompare --format json`")
-    parser.add_argument("--out", required=True, metavar="DIR", help="directory for README.md and the plots")
-    args = parser.parse_args()
+             + scaling.scaling_section(machines) + seeds.seeds_section(machines))
     try:
-        make_report(args.files, args.out)
-    except InputError as error:
-        fail(str(error))
+        temp = folder.create()
+        lines += plots.plots_section(machines, temp)
+        with open(os.path.join(temp, "README.md"), "w", encoding="utf-8", newline="\n") as handle:
+            handle.write("\n".join(lines).rstrip("\n") + "\n")
+        late_warning = folder.commit()
     except OSError as error:
-        fail(f"cannot write the report into '{args.out}': {error.strerror}")
-    except KeyboardInterrupt:
-        # Like the CLI: one line, then end by the signal itself so that the caller sees an interrupt.
-        print("matcompare: error: interrupted (SIGINT); the report is not complete", file=sys.stderr)
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        os.kill(os.getpid(), signal.SIGINT)
+        folder.abandon()
+        where = f" ({shown(error.filename)})" if error.filename else ""
+        raise Refused(f"cannot write the report into --out {shown(out)}{where}: {error.strerror or error}") from None
+    except BaseException:
+        folder.abandon()
+        raise
+    return "; ".join(text for text in (warning_line(runs, seed_mismatches), late_warning) if text)
+
+
+def main(argv=None):
+    status, message = 0, None
+    try:
+        parser = ArgumentParser(description=__doc__.splitlines()[0])
+        parser.add_argument("files", nargs="+", metavar="FILE.json", help="output of `matcompare --format json`")
+        parser.add_argument("--out", required=True, metavar="DIR", help="folder for README.md and the plots")
+        args = parser.parse_args(argv)
+        # Warnings of the libraries (matplotlib's about glyphs, limits or overflow) are not the user's concern.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            warning = make_report(args.files, args.out)
+        if warning:
+            say("warning", warning)
+    except Refused as error:
+        status, message = error.status, str(error)
+    except InputError as error:
+        status, message = EXIT_BAD_INPUT, str(error)
+    except MemoryError:
+        status, message = EXIT_BAD_INPUT, "out of memory while making the report"
+    except OSError as error:
+        where = f" ({shown(error.filename)})" if error.filename else ""
+        status, message = EXIT_BAD_INPUT, f"cannot make the report{where}: {error.strerror or error}"
+    except Exception as error:  # noqa: BLE001  (a bug: one line instead of a traceback)
+        status, message = EXIT_INTERNAL, (f"internal error in the report generator ({type(error).__name__}: "
+                                          f"{error}); please report it")
+    if message is not None:
+        say("error", message)
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,8 @@ def code(text):
 
 
 def cell(text):
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """A table cell: a | or a line break in it would end the cell or the row."""
+    return re.sub(r"\r\n|\r|\n", " ", str(text).replace("|", "\\|"))
 
 
 def table(header, rows):

@@ -8,30 +8,62 @@ import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen befor
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullLocator  # noqa: E402
 
-from .markdown import fmt_ratio  # noqa: E402
+from .markdown import code, fmt_ratio  # noqa: E402
 from .runs import gflops_of, is_estimate, is_ok, positive  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
 
 # The sizes that get a × vendor bar chart, each only when measured.
 BAR_CHART_SIZES = (2048, 4096)
 PLOT_DPI = 110
+# Lines in one plot (no two of them look alike) and bars in one chart; more are split over several plots, up to
+# MAX_PARTS of each kind per machine, and the rest listed as not plotted. So no plot outgrows its image.
+MAX_LINES = 30
+MAX_BARS = 60
+MAX_PARTS = 2
+# Size labels on an x axis; with more sizes, only every few get a label.
+MAX_SIZE_LABELS = 16
+
+
+def plain(text):
+    """`text` drawn as it is: matplotlib would read a pair of dollar signs as mathematics."""
+    return str(text).replace("$", r"\$")
+
+
+def split(items, size):
+    """The parts to plot (at most MAX_PARTS of `size` items) and the items left out."""
+    parts = [items[start:start + size] for start in range(0, len(items), size)]
+    return parts[:MAX_PARTS], items[size * MAX_PARTS:]
+
+
+def part_file(base, index):
+    return f"{base}.png" if index == 0 else f"{base}-{index + 1}.png"
+
+
+def part_alt(alt, index, count):
+    return alt if count == 1 else f"{alt}, part {index + 1} of {count}"
+
+
+def size_ticks(axes, sizes):
+    """A log2 x axis with a tick and label at each size, or at every few where there are many."""
+    axes.set_xscale("log", base=2)
+    ticks = sizes[::-(-len(sizes) // MAX_SIZE_LABELS)]
+    axes.set_xticks(ticks)
+    axes.set_xticklabels([str(x) for x in ticks])
 
 
 def save_figure(figure, out_dir, name):
-    # Written beside and renamed, so that an interrupted report never leaves half a PNG.
-    partial = os.path.join(out_dir, f".{name}.partial")
+    # out_dir is the report's new folder, which replaces the old one only when complete.
     try:
         # No "Software" entry: the PNG then carries neither a version nor (Agg writes none) a date.
-        figure.savefig(partial, format="png", dpi=PLOT_DPI, bbox_inches="tight", metadata={"Software": None})
-        os.replace(partial, os.path.join(out_dir, name))
+        figure.savefig(os.path.join(out_dir, name), format="png", dpi=PLOT_DPI, bbox_inches="tight",
+                       metadata={"Software": None})
     finally:
         plt.close(figure)
-        if os.path.exists(partial):
-            os.remove(partial)
     return name
 
 
 def plot_gflops_vs_size(machine, device, out_dir):
+    """The GFLOP/s-against-size plot(s) of one device: [(alt text, file name)], and the backends left out."""
     sizes = [s for s in machine.shapes if s[0] == s[1] == s[2]]
     series = []
     for backend in machine.backends:
@@ -42,8 +74,16 @@ def plot_gflops_vs_size(machine, device, out_dir):
         points = [(x, y) for x, y in points if y]
         if points:
             series.append((backend, points))
-    if not series:
-        return None
+    parts, left_out = split(series, MAX_LINES)
+    made = []
+    for index, part in enumerate(parts):
+        name = draw_gflops(machine, device, part, out_dir, part_file(f"{machine.slug}-{device}-gflops", index))
+        made.append((part_alt(f"{machine.label}: GFLOP/s versus size, {device.upper()} backends", index, len(parts)),
+                     name))
+    return made, [backend for backend, _ in left_out]
+
+
+def draw_gflops(machine, device, series, out_dir, name):
     figure, axes = plt.subplots(figsize=(9, 5.5))
     # Ten colours, eleven markers and three line styles: no two of up to 30 lines look alike.
     colors = matplotlib.colormaps["tab10"].colors
@@ -52,26 +92,25 @@ def plot_gflops_vs_size(machine, device, out_dir):
     for index, (backend, points) in enumerate(series):
         vendor = machine.latest_row[backend].get("vendor") is True
         xs, ys = zip(*points)
-        axes.plot(xs, ys, label=backend, marker=markers[index % len(markers)], markersize=5,
+        axes.plot(xs, ys, label=plain(backend), marker=markers[index % len(markers)], markersize=5,
                   color="black" if vendor else colors[index % len(colors)],
                   linestyle="--" if vendor else line_styles[index // len(colors) % len(line_styles)],
                   linewidth=2.2 if vendor else 1.3)
     used = sorted({x for _, points in series for x, _ in points})
-    axes.set_xscale("log", base=2)
+    size_ticks(axes, used)
     axes.set_yscale("log")
-    axes.set_xticks(used)
-    axes.set_xticklabels([str(x) for x in used])
     axes.xaxis.set_minor_locator(NullLocator())
     axes.set_xlim(used[0] / 1.3, used[-1] * 1.3)
     axes.grid(True, which="both", alpha=0.3)
     axes.set_xlabel("size (M = N = K)")
     axes.set_ylabel("GFLOP/s (median)")
-    axes.set_title(f"{machine.label}: {device.upper()} backends")
+    axes.set_title(plain(f"{machine.label}: {device.upper()} backends"))
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
-    return save_figure(figure, out_dir, f"{machine.slug}-{device}-gflops.png")
+    return save_figure(figure, out_dir, name)
 
 
 def plot_vs_vendor(machine, size, out_dir):
+    """The × vendor bar chart(s) at one size: [(alt text, file name)], and the backends left out."""
     shape = (size, size, size)
     bars = []
     for backend in machine.backends:
@@ -79,15 +118,22 @@ def plot_vs_vendor(machine, size, out_dir):
         ratio = positive(row.get("vs_vendor")) if is_ok(row) else None
         if ratio:
             bars.append((backend, ratio, machine.device(backend)))
-    if not bars:
-        return None
+    parts, left_out = split(bars, MAX_BARS)
+    made = []
+    for index, part in enumerate(parts):
+        name = draw_bars(machine, size, part, out_dir, part_file(f"{machine.slug}-vs-vendor-{size}", index))
+        made.append((part_alt(f"{machine.label}: × vendor at {size}", index, len(parts)), name))
+    return made, [backend for backend, _, _ in left_out]
+
+
+def draw_bars(machine, size, bars, out_dir, name):
     device_colors = {"cpu": "tab:blue", "gpu": "tab:orange"}
     figure, axes = plt.subplots(figsize=(8, 0.3 * len(bars) + 1.4))
     positions = range(len(bars))
     values = [ratio for _, ratio, _ in bars]
     axes.barh(positions, values, color=[device_colors.get(device, "tab:gray") for _, _, device in bars])
     axes.set_yticks(list(positions))
-    axes.set_yticklabels([backend for backend, _, _ in bars], fontsize="small")
+    axes.set_yticklabels([plain(backend) for backend, _, _ in bars], fontsize="small")
     axes.invert_yaxis()
     axes.set_xscale("log")
     axes.set_xlim(min(values) / 2, max(values) * 4)
@@ -95,31 +141,46 @@ def plot_vs_vendor(machine, size, out_dir):
     for position, value in zip(positions, values):
         axes.text(value, position, " " + fmt_ratio(value), va="center", fontsize="x-small")
     axes.set_xlabel("× vendor (GFLOP/s ÷ the device's vendor library), log scale")
-    axes.set_title(f"{machine.label}: × vendor at {size}")
+    axes.set_title(plain(f"{machine.label}: × vendor at {size}"))
     present = sorted({device for _, _, device in bars})
-    axes.legend(handles=[Patch(color=device_colors.get(d, "tab:gray"), label=d.upper()) for d in present],
+    axes.legend(handles=[Patch(color=device_colors.get(d, "tab:gray"), label=plain(d.upper())) for d in present],
                 loc="lower right", fontsize="small")
-    return save_figure(figure, out_dir, f"{machine.slug}-vs-vendor-{size}.png")
+    return save_figure(figure, out_dir, name)
+
+
+def image(alt, name):
+    # Brackets in a host or GPU name would end the alt text early.
+    alt = alt.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+    return f"![{alt}]({name})\n"
 
 
 def plots_section(machines, out_dir):
+    try:
+        return plot_machines(machines, out_dir)
+    finally:
+        plt.close("all")  # a figure that failed half drawn, too
+
+
+def plot_machines(machines, out_dir):
     lines = ["## 4. Plots", ""]
     if any(is_estimate(row) for machine in machines for row in machine.rows.values()):
         lines += ["The plots show measured rows only; estimates (“~… est.” in the tables) are left out.", ""]
     for machine in machines:
         lines += [f"### {machine.label}", ""]
-        made = []
+        made, left_out = [], []
         for device in ("cpu", "gpu"):
-            name = plot_gflops_vs_size(machine, device, out_dir)
-            if name:
-                made.append((f"{machine.label}: GFLOP/s versus size, {device.upper()} backends", name))
+            parts, left = plot_gflops_vs_size(machine, device, out_dir)
+            made += parts
+            left_out += [(f"GFLOP/s versus size, {device.upper()}", left)] if left else []
         for size in BAR_CHART_SIZES:
-            name = plot_vs_vendor(machine, size, out_dir)
-            if name:
-                made.append((f"{machine.label}: × vendor at {size}", name))
-        name = plot_scaling(machine, out_dir, plt, save_figure)
-        if name:
-            made.append((f"{machine.label}: speedup of the multi-GPU rows over one GPU", name))
-        lines += [f"![{alt}]({name})\n" for alt, name in made] or ["No successful measurements to plot.", ""]
+            parts, left = plot_vs_vendor(machine, size, out_dir)
+            made += parts
+            left_out += [(f"× vendor at {size}", left)] if left else []
+        parts, left = plot_scaling(machine, out_dir, plt, save_figure)
+        made += parts
+        left_out += [("scaling", [f"{b} on {d} GPU(s)" for b, d in left])] if left else []
+        lines += [image(alt, name) for alt, name in made] or ["No successful measurements to plot.", ""]
+        for what, names in left_out:
+            lines += [f"Not plotted in {what} (more than {MAX_PARTS} plots' worth): "
+                      + ", ".join(code(name) for name in names) + ".", ""]
     return lines
-

@@ -64,29 +64,37 @@ def scaling_section(machines):
 
 
 def plot_scaling(machine, out_dir, plt, save_figure):
-    """Speedup against size, one line per backend and GPU count, with each count's ideal as a dotted line."""
+    """Speedup against size, one line per backend and GPU count, with each count's ideal as a dotted line:
+    [(alt text, file name)] of the plot's parts, and the (backend, GPUs) left out."""
+    from .plots import MAX_LINES, part_alt, part_file, split
     series = {}
     for backend, devices, shape in scaling_keys(machine):
         row = machine.scaling_rows[(backend, devices) + shape]
         speedup = positive(row.get("speedup")) if is_ok(row) else None
         if speedup and shape[0] == shape[1] == shape[2]:
             series.setdefault((backend, devices), []).append((shape[0], speedup))
-    if not series:
-        return None
+    parts, left_out = split(list(series.items()), MAX_LINES)
+    made = []
+    for index, part in enumerate(parts):
+        name = draw_scaling(machine, part, out_dir, part_file(f"{machine.slug}-scaling", index), plt, save_figure)
+        made.append((part_alt(f"{machine.label}: speedup of the multi-GPU rows over one GPU", index, len(parts)),
+                     name))
+    return made, [key for key, _ in left_out]
+
+
+def draw_scaling(machine, series, out_dir, name, plt, save_figure):
+    from .plots import plain, size_ticks
     figure, axes = plt.subplots(figsize=(8, 5))
-    for (backend, devices), points in series.items():
+    for (backend, devices), points in series:
         xs, ys = zip(*points)
-        axes.plot(xs, ys, marker="o", label=f"{backend} on {devices} GPU(s)")
-    for devices in sorted({d for _, d in series}):
+        axes.plot(xs, ys, marker="o", label=plain(f"{backend} on {devices} GPU(s)"))
+    for devices in sorted({d for (_, d), _ in series}):
         axes.axhline(devices, color="gray", linewidth=0.8, linestyle=":")
     axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-    sizes = sorted({x for points in series.values() for x, _ in points})
-    axes.set_xscale("log", base=2)
-    axes.set_xticks(sizes)
-    axes.set_xticklabels([str(x) for x in sizes])
+    size_ticks(axes, sorted({x for _, points in series for x, _ in points}))
     axes.set_xlabel("size (M = N = K)")
     axes.set_ylabel("speedup over cuBLAS FP32 on one GPU")
-    axes.set_title(f"{machine.label}: scaling past one GPU (dotted: ideal for each GPU count)")
+    axes.set_title(plain(f"{machine.label}: scaling past one GPU (dotted: ideal for each GPU count)"))
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize="small")
-    return save_figure(figure, out_dir, f"{machine.slug}-scaling.png")
+    return save_figure(figure, out_dir, name)

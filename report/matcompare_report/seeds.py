@@ -5,11 +5,10 @@ matcompare backend (src/core/registry.cpp) that reproduces each step. Published 
 strings, quoted exactly as the seed prints them (decimal point normalised), so no digit is lost or
 invented; ratios derived from them are computed here.
 """
-import sys
 from collections import namedtuple
 
 from .markdown import DASH, code, fmt_error, fmt_gflops, fmt_ms, fmt_ratio, marked, shape_label, status_text, table
-from .runs import UNIFORM, flops, gflops_of, has_figure, is_estimate, is_ok, positive
+from .runs import UNIFORM, flops, gflops_of, has_figure, is_estimate, is_ok, positive, shown
 
 # ms, gflops: as printed. share: percent of cuBLAS, as printed. text: what the seed says where it
 # gives no number. vendor: the seed's own vendor-library row (the denominator of seed × vendor).
@@ -234,18 +233,19 @@ DEFAULT_SHAPE = (2048, 2048, 2048)
 
 
 def check_seed_mapping(machines):
-    """Warns when a seed table names a backend whose own `seed` field does not mention that
-    seed: the hard-coded tables and the registry have drifted apart."""
+    """Where a seed table names a backend whose own `seed` field does not mention that seed (the hard-coded tables
+    and the registry have drifted apart, or the file is not matcompare's): one text per step, for a warning."""
+    found = []
     for seed in SEEDS:
         for spec in seed["tables"]:
             for step in spec.get("steps", []):
                 for machine in machines:
                     row = machine.latest_row.get(step.backend)
                     if row is not None and seed["id"] not in str(row.get("seed") or ""):
-                        print(f"make_report: warning: seed {seed['id']} step '{step.label}' maps to "
-                              f"{step.backend}, whose seed field is '{row.get('seed')}'", file=sys.stderr)
+                        found.append(f"seed {seed['id']} step '{step.label}' maps to {step.backend}, whose seed field "
+                                     f"is {shown(row.get('seed'), 40)}")
                         break
-
+    return found
 
 
 def choose_shape(machine, backends, own_shapes, most_complete):

@@ -19,12 +19,27 @@ def header_section(runs, machines):
         f"({vendor_text}). Sizes are M = N = K unless written MxNxK. Files from one machine are merged; "
         "where they measure the same backend and shape, the file with the later `timestamp_utc` wins.",
         "",
+    ] + input_notes(runs) + [
         "1. [Machines](#1-machines)",
         "2. [Overview](#2-overview)",
         "3. [Seeds](#3-seeds)",
         "4. [Plots](#4-plots)",
         "",
     ]
+
+
+# Input notes listed in the report; the rest are counted.
+MAX_NOTES_SHOWN = 20
+
+
+def input_notes(runs):
+    """What checks.py escaped or cut in the files' texts, so that no reader takes a changed text for the file's."""
+    notes = [f"- {code(run.name)} {note}" for run in runs for note in run.notes]
+    if not notes:
+        return []
+    more = len(notes) - MAX_NOTES_SHOWN
+    return (["**Input notes**: texts of the files shown changed here (the files are as they were):", ""]
+            + notes[:MAX_NOTES_SHOWN] + ([f"- … and {more} more"] if more > 0 else []) + [""])
 
 
 def machines_section(machines):

@@ -1,0 +1,128 @@
+"""Runs report/make_report.py inside this process and checks what `matcompare report` promises on what it left:
+exit 0 with a complete report (README.md and every plot it links, nothing else, and at most one warning line), or
+exit 2 with exactly one `matcompare: error:` line and no file or folder made or changed; never a traceback, never
+anything on stdout. Shared by test_report.py and fuzz_report.py.
+"""
+import contextlib
+import hashlib
+import io
+import os
+import re
+import stat
+import sys
+import traceback
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPORT_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "report"))
+SCRIPT = os.path.join(REPORT_DIR, "make_report.py")
+if REPORT_DIR not in sys.path:
+    sys.path.insert(0, REPORT_DIR)
+import make_report  # noqa: E402  (as a module: its signal handlers are installed only when run as the script)
+from matcompare_report import interrupt  # noqa: E402
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def run_in_process(args):
+    """(exit status, stdout, stderr) of make_report.main(args). An exception that escapes main() is a failure of
+    the contract: its traceback is put into stderr and the status is "traceback"."""
+    out, err = io.StringIO(), io.StringIO()
+    # "always": a warning that gets past the generator shows on every run, as it would in a process of its own.
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warnings.catch_warnings():
+        warnings.simplefilter("always")
+        try:
+            make_report.main(list(args))
+            status = "returned without exiting"
+        except SystemExit as done:
+            status = done.code
+        except BaseException:  # noqa: BLE001  (any escape is what the check is for)
+            traceback.print_exc()
+            status = "traceback"
+    interrupt._cleanups.clear()  # the signal handler's list: only a process of its own uses it
+    return status, out.getvalue(), err.getvalue()
+
+
+def snapshot(root):
+    """Every file, folder and link under `root`: {relative path: (kind, mode, content hash or link target)}."""
+    found = {}
+    for folder, dirs, files in os.walk(root):
+        for name in dirs + files:
+            path = os.path.join(folder, name)
+            info = os.lstat(path)
+            mode = stat.S_IMODE(info.st_mode)
+            if stat.S_ISLNK(info.st_mode):
+                found[os.path.relpath(path, root)] = ("link", mode, os.readlink(path))
+            elif stat.S_ISREG(info.st_mode):
+                with open(path, "rb") as handle:
+                    found[os.path.relpath(path, root)] = ("file", mode, hashlib.sha1(handle.read()).hexdigest())
+            else:
+                found[os.path.relpath(path, root)] = ("folder", mode, "")
+    return found
+
+
+def differences(before, after, limit=4):
+    changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+    return ", ".join(changed[:limit]) + (f" and {len(changed) - limit} more" if len(changed) > limit else "")
+
+
+def report_problems(out):
+    """What is missing from, or extra in, the report folder `out`."""
+    readme = os.path.join(out, "README.md")
+    if not os.path.isfile(readme):
+        return ["no README.md"]
+    with open(readme, "rb") as handle:
+        data = handle.read()
+    problems = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return ["README.md is not UTF-8"]
+    if not text.startswith("# matcompare report\n") or not text.endswith("\n"):
+        problems.append("README.md is not a whole report")
+    links = set(re.findall(r"!\[(?:[^\]\\]|\\.)*\]\(([^)]+)\)", text))
+    for link in sorted(links):
+        path = os.path.join(out, link)
+        if not os.path.isfile(path):
+            problems.append(f"the linked plot {link} is missing")
+            continue
+        with open(path, "rb") as handle:
+            if handle.read(len(PNG_MAGIC)) != PNG_MAGIC:
+                problems.append(f"{link} is not a PNG")
+    extra = sorted(set(os.listdir(out)) - links - {"README.md"})
+    if extra:
+        problems.append(f"files the report does not link: {extra[:4]}")
+    return problems
+
+
+def contract_problems(status, stdout, stderr, root, before, out, expected=None):
+    """What breaks the contract in one run whose files all live under `root` (snapshot `before` the run) and whose
+    report goes to `out`; `expected` is the exit status the case must have, if one. An empty list: kept."""
+    after = snapshot(root)
+    problems = []
+    if expected is not None and status != expected:
+        problems.append(f"exit status {status!r}, expected {expected}")
+    if "Traceback" in stderr or status == "traceback":
+        problems.append("a traceback: " + stderr[-600:])
+    if stdout:
+        problems.append(f"stdout is not empty: {stdout[:100]!r}")
+    lines = stderr.splitlines()
+    if status == EXIT_OK:
+        out_key = os.path.relpath(out, root)
+        if len(lines) > 1 or (lines and not lines[0].startswith("matcompare: warning: ")):
+            problems.append(f"more than one warning line on success: {stderr[:300]!r}")
+        problems += report_problems(out)
+        # Nothing but --out may change, and nothing may be left beside it.
+        outside = {k: v for k, v in after.items() if k != out_key and not k.startswith(out_key + os.sep)}
+        was_outside = {k: v for k, v in before.items() if k != out_key and not k.startswith(out_key + os.sep)}
+        if outside != was_outside:
+            problems.append("files beside --out changed: " + differences(was_outside, outside))
+    elif status == EXIT_BAD_INPUT or (status == make_report.EXIT_INTERNAL and expected == status):
+        if len(lines) != 1 or not lines[0].startswith("matcompare: error: "):
+            problems.append(f"not exactly one error line: {stderr[:400]!r}")
+        if after != before:
+            problems.append("files changed: " + differences(before, after))
+    else:
+        problems.append(f"exit status {status!r}: {stderr[-400:]!r}")
+    return problems
