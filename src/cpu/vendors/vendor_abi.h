@@ -2,9 +2,12 @@
  *
  * OpenBLAS, BLIS and oneMKL all export cblas_sgemm and sgemm_: linked into one process, one silently serves all
  * three rows. So every vendor but OpenBLAS (the baseline, linked to the library) lives in a plugin that is opened
- * with dlopen(RTLD_NOW | RTLD_LOCAL) and exports this one entry point and nothing else: its library is either
- * linked in statically with its symbols hidden (oneMKL) or called through names OpenBLAS does not have (BLIS's
- * bli_sgemm), so no call crosses from one library into another. */
+ * with dlopen(RTLD_NOW | RTLD_LOCAL) and exports this one entry point and nothing else. RTLD_LOCAL keeps the plugin's
+ * symbols out of the process's scope, but not the other way round: the plugin's own references are looked up in the
+ * global scope first, where OpenBLAS is, so a plugin calling cblas_sgemm from a shared libblis would run OpenBLAS
+ * (LD_DEBUG=bindings shows it, and libblis's BLAS layer binds its sgemm_ to OpenBLAS's too). Hence a plugin either
+ * links its library in statically with every symbol bound inside and hidden (oneMKL: -Bsymbolic, --exclude-libs, a
+ * version script) or calls it by names OpenBLAS does not have (BLIS's bli_sgemm). */
 #ifndef MATCOMPARE_VENDOR_ABI_H
 #define MATCOMPARE_VENDOR_ABI_H
 

@@ -22,8 +22,8 @@ const char* library_name(Vendor v) { return v == Vendor::blis ? "BLIS" : "oneMKL
 // What makes the plugin, for the reason a row reads when it is missing.
 const char* how_to_get(Vendor v) {
   return v == Vendor::blis
-             ? "scripts/setup.sh installs libblis-dev; a machine without it gets the plugin and libblis.so.4 from "
-               "bench/pack_vendors.sh"
+             ? "scripts/setup.sh installs libblis-openmp-dev; a machine without it gets the plugin and libblis.so.4 "
+               "from bench/pack_vendors.sh"
              : "scripts/setup.sh puts the mkl-static and mkl-include wheels in .deps/mkl; a machine without them gets "
                "the plugin from bench/pack_vendors.sh";
 }
@@ -31,7 +31,7 @@ const char* how_to_get(Vendor v) {
 std::string load_failure(Vendor v, const std::string& path, const std::string& error) {
   // The plugin is there but BLIS itself is not: the common case on a machine the plugin was carried to.
   if (v == Vendor::blis && error.find("libblis.so") != std::string::npos)
-    return "libblis.so.4 not found (" + std::string(how_to_get(v)) + "): " + error;
+    return "libblis.so.4 not found or not loadable (" + std::string(how_to_get(v)) + "): " + error;
   return "could not load " + path + ": " + error;
 }
 
@@ -94,8 +94,8 @@ Plugin open_plugin(Vendor v, const std::string& dir) {
   Plugin p;
   p.path = dir + "/" + plugin_file(v);
   if (access(p.path.c_str(), F_OK) != 0) {
-    p.reason = std::string(plugin_file(v)) + " not found in " + dir + ": this build found no " + library_name(v) +
-               " (" + how_to_get(v) + ")";
+    p.reason = std::string(plugin_file(v)) + " not found in " + dir + " (it is built where CMake finds " +
+               library_name(v) + ": " + how_to_get(v) + ")";
     return p;
   }
   // RTLD_LOCAL: nothing the plugin brings (libblis.so.4 and its cblas_sgemm) joins the global scope, where

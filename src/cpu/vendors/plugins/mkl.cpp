@@ -11,12 +11,15 @@
 
 namespace {
 
+// The one GEMM the plugin calls, bound inside the plugin at link time; gemm_library() reports the file it lives in.
+const auto gemm = &cblas_sgemm;
+
 const char* sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
                   int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
     return "oneMKL's LP64 interface takes dimensions and strides below 2^31";
   // MKL's cblas_sgemm: with beta == 0, C is not read (BLAS convention).
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, MKL_INT(m), MKL_INT(n), MKL_INT(k), alpha, a, MKL_INT(lda),
+  gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, MKL_INT(m), MKL_INT(n), MKL_INT(k), alpha, a, MKL_INT(lda),
               b, MKL_INT(ldb), beta, c, MKL_INT(ldc));
   return nullptr;
 }
@@ -47,7 +50,11 @@ const char* branch_name(int branch) {
     case MKL_CBWR_AVX512: return "AVX512";
     case MKL_CBWR_AVX512_E1: return "AVX512_E1";
     case MKL_CBWR_AVX10: return "AVX10";
-    default: return "unknown";
+    default: {
+      static char number[32];
+      std::snprintf(number, sizeof number, "branch code %d", branch);
+      return number;
+    }
   }
 }
 
@@ -70,7 +77,7 @@ const char* kernel_path() {
   return text;
 }
 
-const char* gemm_library() { return matcompare_plugin::file_defining(reinterpret_cast<const void*>(&cblas_sgemm)); }
+const char* gemm_library() { return matcompare_plugin::file_defining(reinterpret_cast<const void*>(gemm)); }
 
 const matcompare_vendor_api api = {MATCOMPARE_VENDOR_ABI_VERSION, "oneMKL", sgemm, set_threads, threads, version,
                                    build, kernel_path, gemm_library};
