@@ -83,7 +83,7 @@ int busy_threads(const matcompare_vendor_api& api) {
       most = std::max(most, used[id]);
     }
   }
-  INFO(api.library, " busiest thread ", most, " ticks");
+  INFO(std::string(api.library), " busiest thread ", most, " ticks");
   CHECK(most >= 10);
   return int(std::count_if(used.begin(), used.end(), [&](const auto& u) { return 4 * u.second >= most; }));
 }
@@ -97,7 +97,7 @@ TEST_CASE("a plugin opened after set_threads starts on the run's thread count") 
   for (const Vendor v : kVendors) {
     const cpu::vendors::Plugin& p = cpu::vendors::plugin(v);
     if (!p.api) continue;
-    INFO(cpu::vendors::row_name(v));
+    INFO(std::string(cpu::vendors::row_name(v)));
     CHECK(p.api->threads() == 3);
   }
   set_threads(0);
@@ -148,14 +148,54 @@ TEST_CASE("a plugin that is missing or broken reads as unavailable with the reas
   CHECK(cpu::vendors::plugin_dir() == library.substr(0, library.rfind('/')));
 }
 
+// Run alone by CTest as test_cpu_vendors_missing, with MATCOMPARE_VENDOR_DIR an empty folder: what a build without
+// BLIS or oneMKL sees. Does nothing otherwise.
+TEST_CASE("without their plugins the vendor rows are unavailable with the reason, and a run goes on") {
+  const char* dir = std::getenv("MATCOMPARE_VENDOR_DIR");
+  if (!dir || std::string(dir).find("no_vendors") == std::string::npos) return;
+  for (const Vendor v : kVendors) {
+    const Backend& backend = find_backend(cpu::vendors::row_name(v));
+    const Availability availability = backend.availability();
+    INFO(backend.info().name, ": ", availability.reason);
+    CHECK_FALSE(availability.available);
+    CHECK(availability.reason.find(std::string(cpu::vendors::plugin_file(v)) + " not found in " + dir) !=
+          std::string::npos);
+    CHECK(availability.reason.find("scripts/setup.sh") != std::string::npos);
+    CHECK_THROWS_WITH_AS(backend.prepare({4, 4, 4}), doctest::Contains(availability.reason.c_str()), std::runtime_error);
+  }
+  // A CPU row brings every CPU vendor library into the run: these two come back unavailable, saying why.
+  BenchmarkOptions options;
+  options.repetitions = 1;
+  options.min_time_s = 0;
+  options.budget_s = 5;
+  int unavailable = 0;
+  for (const BenchmarkResult& r : run_benchmarks({&find_backend("cpu/gold")}, {{8, 8, 8}}, options)) {
+    INFO(r.backend.name, ": ", r.reason);
+    if (r.backend.name == "cpu/libblis" || r.backend.name == "cpu/onemkl") {
+      CHECK(r.status == Status::unavailable);
+      CHECK(r.reason.find("not found in") != std::string::npos);
+      ++unavailable;
+    } else {
+      CHECK(r.status == Status::ok);
+    }
+  }
+  CHECK(unavailable == 2);
+  const RunContext context = collect_context("test", options);
+  for (std::size_t i = 1; i < context.vendors.size(); ++i) {
+    CHECK_FALSE(context.vendors[i].available);
+    CHECK(context.vendors[i].unavailable_reason.find("not found in") != std::string::npos);
+  }
+}
+
 TEST_CASE("with the plugins loaded, cpu/openblas is still OpenBLAS and each plugin computes with its own library") {
   for (const Vendor v : kVendors) {
     const cpu::vendors::Plugin& p = cpu::vendors::plugin(v);
-    INFO(cpu::vendors::row_name(v), ": ", p.reason);
+    INFO(std::string(cpu::vendors::row_name(v)), ": ", p.reason);
     if (!built(v)) continue;
     REQUIRE(p.api != nullptr);
     // The GEMM the plugin calls lives in its library: libblis.so.4, or (static MKL) the plugin itself.
     const std::string gemm_file = p.api->gemm_library();
+    INFO("its GEMM is in ", gemm_file);
     if (v == Vendor::blis)
       CHECK(gemm_file.find("libblis.so") != std::string::npos);
     else
@@ -170,7 +210,7 @@ TEST_CASE("with the plugins loaded, cpu/openblas is still OpenBLAS and each plug
   // Nothing the plugins brought is visible to the process: they were opened RTLD_LOCAL.
   for (const char* name : {"bli_sgemm", "bli_info_get_version_str", "MKL_Get_Version_String", "mkl_get_max_threads",
                            "MKL_Set_Num_Threads", MATCOMPARE_VENDOR_ENTRY}) {
-    INFO(name, " found in ", file_of(dlsym(RTLD_DEFAULT, name)));
+    INFO(std::string(name), " found in ", file_of(dlsym(RTLD_DEFAULT, name)));
     CHECK(dlsym(RTLD_DEFAULT, name) == nullptr);
   }
   // The MKL plugin exports its entry point alone, so not even a lookup in it finds MKL's BLAS.
@@ -178,7 +218,7 @@ TEST_CASE("with the plugins loaded, cpu/openblas is still OpenBLAS and each plug
     void* mkl = dlopen(cpu::vendors::plugin(Vendor::mkl).path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
     REQUIRE(mkl != nullptr);
     for (const char* name : {"cblas_sgemm", "sgemm_", "sgemm", "MKL_Get_Version_String", "mkl_serv_cpu_detect"})
-      CHECK_MESSAGE(dlsym(mkl, name) == nullptr, name);
+      CHECK_MESSAGE(dlsym(mkl, name) == nullptr, std::string(name));
     CHECK(dlsym(mkl, MATCOMPARE_VENDOR_ENTRY) != nullptr);
     dlclose(mkl);
   }
@@ -197,7 +237,7 @@ TEST_CASE("set_threads gives BLIS and oneMKL the run's thread count, and they us
     for (const Vendor v : kVendors) {
       const cpu::vendors::Plugin& p = cpu::vendors::plugin(v);
       if (!p.api) continue;
-      INFO(cpu::vendors::row_name(v), " with set_threads(", threads, ")");
+      INFO(std::string(cpu::vendors::row_name(v)), " with set_threads(", threads, ")");
       CHECK(p.api->threads() == threads);
     }
   }
@@ -206,7 +246,7 @@ TEST_CASE("set_threads gives BLIS and oneMKL the run's thread count, and they us
     for (const Vendor v : kVendors) {
       const cpu::vendors::Plugin& p = cpu::vendors::plugin(v);
       if (!p.api) continue;
-      INFO(cpu::vendors::row_name(v));
+      INFO(std::string(cpu::vendors::row_name(v)));
       set_threads(1);
       CHECK(busy_threads(*p.api) == 1);
       set_threads(2);
