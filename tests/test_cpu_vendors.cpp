@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../src/cpu/vendors/vendors.hpp"
@@ -63,13 +64,15 @@ std::map<std::string, long> thread_ticks() {
   return ticks;
 }
 
-// How many threads worked during `calls` of the plugin's sgemm on 768^3: those with at least a quarter of the CPU
-// time of the busiest, so a thread another library left spinning for a moment does not count. Per-thread CPU time,
+// How many threads worked during repeated calls of the plugin's sgemm on 768^3: those with at least half the CPU time
+// of the busiest (a library's threads meet at barriers, so they share the work about evenly), after a pause that
+// lets OpenBLAS's threads, which spin for up to ~0.1 s after a call of an earlier test, park. Per-thread CPU time,
 // unlike wall time, holds on a loaded machine: each thread the library uses gets some.
 int busy_threads(const matcompare_vendor_api& api) {
   const int n = 768;
   std::vector<float> a(std::size_t(n) * n, 1.0f), b(std::size_t(n) * n, 0.5f), c(std::size_t(n) * n);
   api.sgemm(n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);  // warm: threads started, pages touched
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto before = thread_ticks();
   const auto start = std::chrono::steady_clock::now();
   long most = 0;
@@ -85,7 +88,7 @@ int busy_threads(const matcompare_vendor_api& api) {
   }
   INFO(std::string(api.library), " busiest thread ", most, " ticks");
   CHECK(most >= 10);
-  return int(std::count_if(used.begin(), used.end(), [&](const auto& u) { return 4 * u.second >= most; }));
+  return int(std::count_if(used.begin(), used.end(), [&](const auto& u) { return 2 * u.second >= most; }));
 }
 
 }  // namespace
