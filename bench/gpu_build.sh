@@ -3,6 +3,9 @@
 # (carried by the device tool: `pip download --no-deps -d .whl nvidia-cublasmp-cu13==0.7.0.125` here), it is
 # unpacked into /tmp/site and CMake pointed at it; NCCL and NVSHMEM come from PyTorch's wheels on that machine.
 # CUTLASS's headers come the same way: the nvidia-cutlass wheel in .whl/, unpacked into /tmp/cutlass.
+# BLIS and oneMKL are not there either: when .vendors/ holds the CPU vendor plugins (bench/pack_vendors.sh here,
+# carried as .vendors), CMake copies them and libblis.so.4 beside the library instead of building them, so
+# cpu/libblis and cpu/onemkl run; without it both rows read unavailable and say why.
 # Usage: gpu_build COMMIT LOG_DIR
 gpu_build() {
   local commit=$1 logs=$2
@@ -12,6 +15,7 @@ gpu_build() {
   local args=(-DCMAKE_CUDA_ARCHITECTURES=90a -DMATCOMPARE_GIT_COMMIT="$commit")
   [ -d "$site/nvidia/nccl" ] && args+=(-DNCCL_ROOT="$site/nvidia/nccl")
   [ -d "$site/nvidia/nvshmem" ] && args+=(-DNVSHMEM_ROOT="$site/nvidia/nvshmem")
+  compgen -G ".vendors/libmatcompare_vendor_*.so" > /dev/null && args+=(-DMATCOMPARE_VENDOR_PREBUILT_DIR="$PWD/.vendors")
   if compgen -G ".whl/nvidia_cublasmp*.whl" > /dev/null; then
     "$python" -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
       .whl/nvidia_cublasmp*.whl > "$logs/pip.log" 2>&1 && args+=(-DCUBLASMP_ROOT=/tmp/site/nvidia/cublasmp/cu13)

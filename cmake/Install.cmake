@@ -10,6 +10,16 @@ install(TARGETS matcompare matcompare_cli
 if(TARGET matcompare_mp_worker)
   install(TARGETS matcompare_mp_worker RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The CPU vendor plugins go beside the library, where it looks for them (cmake/Vendors.cmake), with whatever a
+# prebuilt folder carried (libblis.so.4).
+foreach(plugin matcompare_vendor_blis matcompare_vendor_mkl)
+  if(TARGET ${plugin})
+    install(TARGETS ${plugin} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  endif()
+endforeach()
+if(MATCOMPARE_VENDOR_PREBUILT_FILES)
+  install(FILES ${MATCOMPARE_VENDOR_PREBUILT_FILES} DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
 install(DIRECTORY include/matcompare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES report/make_report.py DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare)
 install(DIRECTORY report/matcompare_report DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare

@@ -26,6 +26,19 @@ struct GpuContext {
   std::string pci_bus_id;           // e.g. "0000:18:00.0"; in the list of every GPU
 };
 
+// A CPU vendor library of the run: OpenBLAS (the baseline), BLIS, oneMKL.
+struct VendorContext {
+  std::string backend;              // its row, e.g. "cpu/onemkl"
+  std::string library;              // "OpenBLAS", "BLIS", "oneMKL"
+  bool available = false;
+  std::string version;              // the library's own version string
+  std::string build;                // how it was built: threading layer, integer width, options
+  std::string kernel_path;          // what it picked for this CPU: OpenBLAS's core, BLIS's configuration, MKL's ISA
+  int threads = 0;                  // the count its next call uses
+  std::string plugin;               // the plugin it was loaded from (empty for OpenBLAS, linked to the library)
+  std::string unavailable_reason;
+};
+
 struct RunContext {
   std::string matcompare_version;
   std::string git_commit;
@@ -41,6 +54,7 @@ struct RunContext {
   std::string openblas_parallel;    // "sequential", "pthreads" or "openmp"
   int openblas_threads = 0;
   std::string cpu_blis;             // cpu/blis's micro-kernel and block sizes on this machine
+  std::vector<VendorContext> vendors;  // every CPU vendor library, OpenBLAS first
   std::string host_cache_policy;
   std::string thread_waits;         // thread_wait_settings()
   std::optional<GpuContext> gpu;
@@ -102,7 +116,7 @@ std::string thread_wait_settings();
 // thread on the calling thread's stack, and a team of 100000 threads overflowed it.
 constexpr int kMaxThreads = 4096;
 
-// Sets OpenMP's and OpenBLAS's thread counts (0 = one per logical processor this process may use). Throws
+// Sets OpenMP's, OpenBLAS's and the CPU vendor plugins' (BLIS's, oneMKL's) thread counts (0 = one per logical processor this process may use). Throws
 // std::invalid_argument naming `threads` and the cap, changing nothing, when it is negative or above kMaxThreads.
 void set_threads(int threads);
 

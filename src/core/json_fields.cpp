@@ -42,6 +42,17 @@ json context_json(const RunContext& c) {
                    {"parallel", c.openblas_parallel},
                    {"threads", c.openblas_threads}};
   j["cpu_blis"] = c.cpu_blis;
+  j["vendors"] = json::array();
+  for (const VendorContext& v : c.vendors)
+    j["vendors"].push_back({{"backend", v.backend},
+                            {"library", v.library},
+                            {"available", v.available},
+                            {"version", v.version},
+                            {"build", v.build},
+                            {"kernel_path", v.kernel_path},
+                            {"threads", v.threads},
+                            {"plugin", v.plugin},
+                            {"unavailable_reason", v.unavailable_reason}});
   j["host_cache_policy"] = c.host_cache_policy;
   j["thread_waits"] = c.thread_waits;
   if (c.gpu) {

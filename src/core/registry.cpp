@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../cpu/kernels.hpp"
+#include "../cpu/vendors/vendors.hpp"
 #include "../gpu/cutlass/cutlass_tf32.hpp"
 #include "../gpu/hopper/tensor_core.hpp"
 #include "../gpu/hopper/tf32_passes.hpp"
@@ -74,6 +75,15 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
       cpu::gemm_blis);
   cpu(describe("cpu/openblas", "vendor (003/004 baselines)", "OpenBLAS cblas_sgemm", Precision::fp32, true),
       cpu::gemm_openblas);
+  // The other CPU vendor libraries, each from a plugin of its own (src/cpu/vendors/); unavailable where not built.
+  auto cpu_vendor = [&](cpu::vendors::Vendor v, const char* idea) {
+    BackendInfo info = describe(cpu::vendors::row_name(v), "vendor library (beside the 003/004 baseline)", idea);
+    info.vendor_library = true;
+    list.push_back(cpu::vendors::make_backend(v, std::move(info)));
+  };
+  cpu_vendor(cpu::vendors::Vendor::blis,
+             "the BLIS library's bli_sgemm (Debian's libblis, OpenMP), from a plugin; cpu/blis is our own BLIS-style step");
+  cpu_vendor(cpu::vendors::Vendor::mkl, "Intel oneMKL cblas_sgemm (static, GNU OpenMP threading), from a plugin");
 
   // A GPU step's launch with the default layout (N and K padded to 4 floats); the named steps add the rest.
   auto kernel = [](gpu::LaunchFn launch) { return GpuKernelSpec(launch); };

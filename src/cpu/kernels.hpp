@@ -17,6 +17,6 @@ void gemm_loop_jki(const HostGemm& g);
 void gemm_loop_kij(const HostGemm& g);
 void gemm_loop_kji(const HostGemm& g);
 void gemm_blis(const HostGemm& g);            // blis/: packing, five blocking loops, micro-kernel
-void gemm_openblas(const HostGemm& g);        // openblas.cpp
+void gemm_openblas(const HostGemm& g);        // vendors/openblas.cpp (BLIS and oneMKL: vendors/)
 
 }  // namespace matcompare::cpu
