@@ -1,5 +1,7 @@
 #include "report_launch.hpp"
 
+#include <signal.h>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -120,5 +122,13 @@ std::string report_script(const std::string& installed, const std::string& in_so
 void exec_argv(const std::vector<std::string>& args) {
   std::vector<std::string> copy = args;
   std::vector<char*> argv = c_argv(copy);
+  // The signals that end a report stay blocked across the exec: Python needs tens of milliseconds before
+  // make_report.py installs its handlers, and one arriving then would end it without a line. The script unblocks
+  // them once its handlers are in, and a pending one is then handled as any other.
+  sigset_t ending, before;
+  sigemptyset(&ending);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE}) sigaddset(&ending, sig);
+  sigprocmask(SIG_BLOCK, &ending, &before);
   execv(argv[0], argv.data());
+  sigprocmask(SIG_SETMASK, &before, nullptr);  // the exec failed: the caller reports it with the handlers in place
 }
