@@ -79,6 +79,12 @@ def _on_signal(number, frame):
 
 
 def install():
+    # One thread: deferred() holds the signals in the thread that runs it, and the kernel hands a signal sent to the
+    # process to any thread that does not hold it. numpy's BLAS (under matplotlib) starts a pool of threads, and a
+    # signal that went to one of them while a step was held was answered after the step's record was taken (CI saw
+    # a SIGTERM during the final rename end a run with status 0). The report needs no threaded BLAS.
+    for variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[variable] = "1"
     for number in HANDLED:
         if number in MAY_STAY_IGNORED and signal.getsignal(number) is signal.SIG_IGN:
             continue
