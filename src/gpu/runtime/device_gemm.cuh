@@ -26,6 +26,7 @@ struct DeviceGemm {
   cudaStream_t stream;
   cublasHandle_t cublas;             // only when spec.uses_cublas
   cublasLtHandle_t cublaslt;         // only when spec.uses_cublaslt
+  const void* choice;                // KernelChoice::plan of spec.choose, else nullptr
 };
 
 inline unsigned ceil_div(int x, int y) { return unsigned((x + y - 1) / y); }

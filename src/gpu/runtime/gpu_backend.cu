@@ -157,11 +157,13 @@ class GpuWorkspace final : public Workspace {
   DeviceGemm gemm(float alpha, float beta) const {
     return DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_.data, a_.ld,
                       b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, scratch_bytes_, stream_,
-                      cublas_, cublaslt_};
+                      cublas_, cublaslt_, choice_};
   }
   // Outside every timed region (see GpuKernelSpec::choosing_with); the choice's own work is finished on return.
   void choose() {
-    kernel_ = spec_.choose(gemm(1.0f, 0.0f));
+    KernelChoice chosen = spec_.choose(gemm(1.0f, 0.0f));
+    kernel_ = std::move(chosen.kernel);
+    choice_ = chosen.plan;
     synchronize();
     chosen_ = true;
   }
@@ -205,6 +207,7 @@ class GpuWorkspace final : public Workspace {
   cublasLtHandle_t cublaslt_ = nullptr;
   bool chosen_ = false;
   std::string kernel_;
+  const void* choice_ = nullptr;
   unsigned char flush_value_ = 0;
 };
 

@@ -17,8 +17,13 @@ using LaunchFn = void (*)(const DeviceGemm&);
 
 using ScratchBytesFn = std::size_t (*)(const GemmShape&);
 
-// Picks what a row runs for the shape of `g` and returns its name for Workspace::kernel() (see choosing_with).
-using ChooseFn = std::string (*)(const DeviceGemm& g);
+// What a row that picks its kernel per shape chose (see choosing_with): its name, the workspace's kernel(), and
+// what its launches need, handed back in DeviceGemm::choice so that no compute looks it up.
+struct KernelChoice {
+  std::string kernel;
+  const void* plan = nullptr;
+};
+using ChooseFn = KernelChoice (*)(const DeviceGemm& g);
 
 // What a GPU step asks of the runtime: its launch, how its matrices are laid out, its device scratch, whether it
 // needs a cuBLAS or cuBLASLt handle, whether it chooses its kernel per shape, and the oldest GPU it runs on. Built by
@@ -58,8 +63,8 @@ struct GpuKernelSpec {
   }
   // After every upload, with A and B resident and before anything is timed, the workspace calls choose(g) (α = 1,
   // β = 0): a row that picks its kernel per shape by timing candidates on the real data (cuBLASLt's algorithm
-  // search) picks here, so no compute sample, the verification run included, pays for it. What it returns is the
-  // workspace's kernel(). The choice may write C: every caller sets or poisons C after upload (Backend::gemm, the
+  // search) picks here, so no compute sample, the verification run included, pays for it. It returns a
+  // KernelChoice: the workspace's kernel(), and the plan its launches then find in DeviceGemm::choice. The choice may write C: every caller sets or poisons C after upload (Backend::gemm, the
   // harness's trials, timed workspaces and end-to-end samples). A compute() before any upload chooses first.
   GpuKernelSpec choosing_with(ChooseFn fn) const {
     GpuKernelSpec s = *this;

@@ -29,6 +29,7 @@
 
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/device_state.cuh"
+#include "../../core/statistics.hpp"
 #include "cublaslt.hpp"
 
 namespace matcompare::gpu {
@@ -145,11 +146,6 @@ class EventPair {
   cudaEvent_t start = nullptr, stop = nullptr;
 };
 
-double median(std::vector<float> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t mid = v.size() / 2;
-  return v.size() % 2 ? v[mid] : 0.5 * (double(v[mid - 1]) + double(v[mid]));
-}
 
 cublasStatus_t run_matmul(const DeviceGemm& g, const LtPlan& plan, const cublasLtMatmulAlgo_t& algo,
                           const float* alpha, const float* beta) {
@@ -172,7 +168,7 @@ LtCandidate time_candidate(const DeviceGemm& g, const LtPlan& plan, const cublas
   MC_CUDA_CHECK(cudaStreamSynchronize(g.stream));
   std::size_t flush_bytes = 0;
   void* flush = l2_flush_buffer(flush_bytes);
-  std::vector<float> ms;
+  std::vector<double> ms;
   for (int run = 0; run < kTimedRuns; ++run) {
     MC_CUDA_CHECK(cudaMemsetAsync(flush, run + 1, flush_bytes, g.stream));  // cold L2, as before every sample
     MC_CUDA_CHECK(cudaEventRecord(events.start, g.stream));
@@ -225,32 +221,27 @@ std::unique_ptr<LtPlan> search(const DeviceGemm& g, cublasComputeType_t compute)
   return plan;
 }
 
-std::string choose(const DeviceGemm& g, cublasComputeType_t compute) {
+KernelChoice choose(const DeviceGemm& g, cublasComputeType_t compute) {
   const LtSearchKey key = key_of(g, compute);
   const std::lock_guard<std::mutex> lock(g_plans_mutex);
   auto found = plans().find(key);
   if (found == plans().end()) found = plans().emplace(key, search(g, compute)).first;
-  return found->second->record.kernel;
+  return {found->second->record.kernel, found->second.get()};  // plans are never removed
 }
 
-void launch(const DeviceGemm& g, cublasComputeType_t compute) {
-  const LtPlan* plan = nullptr;
-  {
-    const LtSearchKey key = key_of(g, compute);
-    const std::lock_guard<std::mutex> lock(g_plans_mutex);
-    const auto found = plans().find(key);
-    if (found == plans().end()) throw std::logic_error("gpu/cublaslt: compute before the search of its shape");
-    plan = found->second.get();  // plans are never removed
-  }
+// The plan the workspace's choice handed back: compute looks nothing up.
+void launch(const DeviceGemm& g) {
+  const auto* plan = static_cast<const LtPlan*>(g.choice);
+  if (!plan) throw std::logic_error("gpu/cublaslt: compute before the search of its shape");
   MC_CUBLASLT_CHECK(run_matmul(g, *plan, plan->algo, &g.alpha, &g.beta));
 }
 
 }  // namespace
 
-void launch_cublaslt_fp32(const DeviceGemm& g) { launch(g, CUBLAS_COMPUTE_32F); }
-void launch_cublaslt_tf32(const DeviceGemm& g) { launch(g, CUBLAS_COMPUTE_32F_FAST_TF32); }
-std::string choose_cublaslt_fp32(const DeviceGemm& g) { return choose(g, CUBLAS_COMPUTE_32F); }
-std::string choose_cublaslt_tf32(const DeviceGemm& g) { return choose(g, CUBLAS_COMPUTE_32F_FAST_TF32); }
+void launch_cublaslt_fp32(const DeviceGemm& g) { launch(g); }
+void launch_cublaslt_tf32(const DeviceGemm& g) { launch(g); }
+KernelChoice choose_cublaslt_fp32(const DeviceGemm& g) { return choose(g, CUBLAS_COMPUTE_32F); }
+KernelChoice choose_cublaslt_tf32(const DeviceGemm& g) { return choose(g, CUBLAS_COMPUTE_32F_FAST_TF32); }
 
 std::size_t cublaslt_workspace_bytes(const GemmShape&) { return kCublasLtWorkspaceBytes; }
 

@@ -15,8 +15,8 @@ struct DeviceGemm;
 void launch_cublaslt_fp32(const DeviceGemm& g);  // CUBLAS_COMPUTE_32F
 void launch_cublaslt_tf32(const DeviceGemm& g);  // CUBLAS_COMPUTE_32F_FAST_TF32
 // The search (GpuKernelSpec::choosing_with), done once per LtSearchKey in the process; returns the winner's name.
-std::string choose_cublaslt_fp32(const DeviceGemm& g);
-std::string choose_cublaslt_tf32(const DeviceGemm& g);
+KernelChoice choose_cublaslt_fp32(const DeviceGemm& g);
+KernelChoice choose_cublaslt_tf32(const DeviceGemm& g);
 
 // The device workspace cublasLtMatmul may use, allocated with each workspace (32 MiB, as cuBLAS takes on Hopper).
 constexpr std::size_t kCublasLtWorkspaceBytes = std::size_t(32) << 20;
