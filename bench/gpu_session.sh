@@ -20,6 +20,12 @@
 #                                               7680x16x2560 beside the same calls timed by
 #                                               build/bench/matcompare-independent-vendors; prints each row's figure
 #                                               over the independent one (within 3% is the goal)
+#   bench/gpu_session.sh OUT_DIR COMMIT sustained  why the independent timing of the TF32 vendors read slower at 4096
+#                                               and 8192: both programs with short and long bursts of timed work
+#   bench/gpu_session.sh OUT_DIR COMMIT host-vendors  the CPU rows that compete for the best CPU vendor (cpu/blis,
+#                                               OpenBLAS, BLIS, oneMKL) at 2048 and 4096 on the host, all threads and one
+# Every mode's steps are marked in logs/steps.txt and the GPU's clock, power and temperature are logged every 50 ms
+# (logs/clocks.csv); logs/clocks_summary.txt, printed at the end, gives each step's clock under load.
 # Modes combine in one call, in the order given: tune,check,fastpath. Through the device tool, run it as
 # `timeout -s TERM <a minute under the call's limit> bench/gpu_session.sh ...` and without a pipe: a call killed at
 # its limit returns nothing, while TERM lets the script pack its logs and results, and a pipe into `tail` holds back
@@ -30,7 +36,15 @@ out=$1 commit=$2 what=$3
 work=$(mktemp -d)
 mkdir -p "$work/logs" "$work/results"
 # What ran comes back even when a step fails or the run is stopped (timeout sends TERM).
-pack() { tar -C "$work" -czf "$out/logs.tar.gz" logs; tar -C "$work" -czf "$out/results.tar.gz" results; }
+pack() {
+  [ -n "${clock_logger:-}" ] && kill "$clock_logger" 2> /dev/null
+  if [ -s "$work/logs/clocks.csv" ]; then
+    python3 bench/clock_summary.py "$work/logs/steps.txt" "$work/logs/clocks.csv" > "$work/logs/clocks_summary.txt" 2>&1
+    cat "$work/logs/clocks_summary.txt"
+  fi
+  tar -C "$work" -czf "$out/logs.tar.gz" logs; tar -C "$work" -czf "$out/results.tar.gz" results
+}
+step() { echo "$(date +%s.%N) $*" >> "$work/logs/steps.txt"; }
 trap pack EXIT
 trap 'exit 143' TERM INT
 export PATH=/usr/local/cuda/bin:$PATH
@@ -40,11 +54,16 @@ cli=build/apps/matcompare
 tag=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | grep -oE '[HAB][0-9]{2,3}' | head -1 | tr 'A-Z' 'a-z')
 tag=${tag:-gpu}
 
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version --format=csv > "$work/logs/smi.txt"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,driver_version,power.limit --format=csv > "$work/logs/smi.txt"
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv,nounits \
+  -lms 50 > "$work/logs/clocks.csv" 2> "$work/logs/clocks.err" &
+clock_logger=$!
+step build
 source bench/gpu_build.sh
 gpu_build "$commit" "$work/logs" || exit 1
 
 for mode in ${what//,/ }; do
+step "$mode"
 if [ "$mode" = check ]; then
   ctest --test-dir build --output-on-failure -j4 --timeout 300 > "$work/logs/ctest.log" 2>&1
   grep -E "Test +#|tests passed" "$work/logs/ctest.log"
@@ -72,7 +91,7 @@ if [ "$mode" = check-workers ]; then
 fi
 
 if [ "$mode" = bench ]; then
-  run() { local name=$1; shift; $cli "$@" --format json --out "$work/results/$name.json" 2>> "$work/logs/runs.log"; echo "$name exit $?"; }
+  run() { local name=$1; shift; step "$name"; $cli "$@" --format json --out "$work/results/$name.json" 2>> "$work/logs/runs.log"; echo "$name exit $?"; }
   run ${tag}_all_2048 --size 2048 --all
   run ${tag}_gpu_2048_repeat --size 2048 --filter gpu
   run ${tag}_gpu_4096 --size 4096 --filter gpu
@@ -90,7 +109,7 @@ if [ "$mode" = tune ]; then
 fi
 
 if [ "$mode" = fastpath ]; then
-  run() { local name=$1; shift; $cli "$@" --format json --out "$work/results/$name.json" 2>> "$work/logs/runs.log"; echo "$name exit $?"; }
+  run() { local name=$1; shift; step "$name"; $cli "$@" --format json --out "$work/results/$name.json" 2>> "$work/logs/runs.log"; echo "$name exit $?"; }
   run ${tag}_gpu_fastpath --sizes 1024,2048,4096,8192 --filter gpu
   run ${tag}_gpu_odd_shape --m 4097 --n 3001 --k 2049 --filter gpu
   python3 - "$work/results" <<'PY'
@@ -120,9 +139,11 @@ PY
 fi
 
 if [ "$mode" = every-row ]; then
+  step "--size 2048 --all"
   start=$(date +%s.%N)
   $cli --size 2048 --all --format json --out "$work/results/${tag}_all_2048.json" 2>> "$work/logs/runs.log"
   echo "--size 2048 --all exit $?, wall $(python3 -c "import time; print(round(time.time() - $start, 1))") s"
+  step "seed 003 values"
   $cli --sizes 512,1024,1536,2048,2560 --filter cpu/ --values reals-1-100 --format json \
     --out "$work/results/${tag}_cpu_seed003_values.json" 2>> "$work/logs/runs.log"
   echo "seed 003 values exit $?"
@@ -137,9 +158,11 @@ fi
 if [ "$mode" = vendors ]; then
   # The single-GPU vendor rows only (cublas-, cublaslt-): the multi-GPU rows that --filter cublas would also take
   # have no independent counterpart here and cost minutes (cuBLASMp's workers).
+  step "independent vendors"
   build/bench/matcompare-independent-vendors 1024 2048 4096 8192 7680x16x2560 \
     > "$work/results/independent_vendors.jsonl" 2>> "$work/logs/runs.log"
   echo "independent exit $?"
+  step "matcompare vendors"
   $cli --sizes 1024,2048,4096,8192 --filter cublas-,cublaslt- --format json \
     --out "$work/results/${tag}_vendors.json" 2>> "$work/logs/runs.log"
   echo "matcompare exit $?"
@@ -164,6 +187,57 @@ for path in sys.argv[2:]:
         flag = "" if ratio and abs(ratio - 1) <= 0.03 else " <- outside 3%"
         print(f"{r['backend']:18s} {shape:>14s} {mine:8.1f}TF {theirs:9.1f}TF {ratio:6.3f}{flag}  "
               f"{r['status']} {r.get('kernel') or '-'} | {(other['algo'] or '-') if other else '-'}")
+PY
+fi
+
+if [ "$mode" = sustained ]; then
+  # The same calls in bursts of 0.1, 0.5 (the independent program's default) and 2 s of timed work, then matcompare at
+  # its default (0.25 s, paired with the baseline vendor) and at 2 s. If the clock log shows the longer bursts at a
+  # lower SM clock, the gap is the board's power limit, not either program's method.
+  for seconds in 0.1 0.5 2; do
+    step "independent --min-time $seconds"
+    build/bench/matcompare-independent-vendors --min-time $seconds 4096 8192 \
+      > "$work/results/independent_min_time_$seconds.jsonl" 2>> "$work/logs/runs.log"
+    echo "independent --min-time $seconds exit $?"
+  done
+  for seconds in 0.25 2; do
+    step "matcompare --min-time $seconds"
+    $cli --sizes 4096,8192 --filter cublas-,cublaslt- --min-time $seconds --format json \
+      --out "$work/results/${tag}_vendors_min_time_$seconds.json" 2>> "$work/logs/runs.log"
+    echo "matcompare --min-time $seconds exit $?"
+  done
+  python3 - "$work/results" <<'PY'
+import json, pathlib, sys
+d = pathlib.Path(sys.argv[1])
+for f in sorted(d.glob("independent_min_time_*.jsonl")):
+    for line in open(f):
+        if line.startswith("{"):
+            r = json.loads(line)
+            print(f"independent {r['min_time_s']:>4} s {r['row']:18s} {r['m']:5d} {r['tflops']:7.1f} TF  "
+                  f"first tenth {r['first_tenth_ms']:.4f} ms last tenth {r['last_tenth_ms']:.4f} ms  {r['samples']} samples")
+for f in sorted(d.glob("*_vendors_min_time_*.json")):
+    for r in json.load(open(f))["results"]:
+        print(f"matcompare  {f.stem.rsplit('_', 1)[1]:>4} s {r['backend']:18s} {r['m']:5d} {(r['gflops'] or 0) / 1000:7.1f} TF  "
+              f"{r['samples']} samples")
+PY
+fi
+
+if [ "$mode" = host-vendors ]; then
+  rows=cpu/blis,cpu/openblas,cpu/libblis,cpu/onemkl
+  for threads in 0 1; do
+    step "host-vendors threads $threads"
+    $cli --sizes 2048,4096 --filter $rows --threads $threads --format json \
+      --out "$work/results/${tag}_host_vendors_threads_$threads.json" 2>> "$work/logs/runs.log"
+    echo "host vendors threads $threads exit $?"
+  done
+  python3 - "$work/results"/${tag}_host_vendors_threads_*.json <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    d = json.load(open(path))
+    for r in d["results"]:
+        print(f"{path.rsplit('_', 1)[1][:-5]:>2} threads {r['backend']:14s} {r['m']:5d} {r['status']:6s} "
+              f"{r['gflops'] or 0:8.0f} GFLOP/s x vendor {r['vs_vendor'] or 0:.3f} x best {r.get('vs_best_vendor') or 0:.3f} "
+              f"({r.get('best_vendor') or '-'}) {r.get('kernel') or ''}")
 PY
 fi
 

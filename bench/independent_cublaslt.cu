@@ -1,7 +1,7 @@
 // The vendor rows timed outside matcompare (issue 29: every vendor row within 3% of an independent timing of the same
 // library call). Shares no code with the library: its own allocation, data, L2 flush, events and cuBLASLt search.
 //
-//   build/bench/matcompare-independent-vendors 1024 2048 4096 8192 7680x16x2560
+//   build/bench/matcompare-independent-vendors [--min-time S] 1024 2048 4096 8192 7680x16x2560
 //
 // For each size (N for N×N×N, or MxNxK) it times, on one non-blocking stream with the L2 made cold before every run
 // by writing a buffer of twice its size (as matcompare's samples are):
@@ -10,8 +10,10 @@
 //   first as NVIDIA's LtSgemmSimpleAutoTuning sample does: the heuristic's best 8 candidates, each run once untimed
 //   and 5 times timed (cold L2), the fastest median kept.
 // Row-major C = A·B runs as the column-major Cᵀ = Bᵀ·Aᵀ on rows pitched by cudaMallocPitch, the layout matcompare's
-// GPU rows get. Inputs are uniform in [-1, 1]; β = 0. Each configuration takes at least 20 samples and 0.5 s of timed
-// work after 3 untimed runs; the median is reported. One JSON line per size and configuration on stdout.
+// GPU rows get. Inputs are uniform in [-1, 1]; β = 0. Each configuration takes at least 20 samples and S seconds of
+// timed work (0.5 unless --min-time says otherwise) after 3 untimed runs; the median is reported, and beside it the
+// medians of the first and the last tenth of the samples, which show whether the GPU slowed down under the
+// sustained load (its clock falls when the board reaches its power limit). One JSON line per size and configuration.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -76,7 +78,14 @@ struct Matrix {
   ~Matrix() { cudaFree(data); }
 };
 
+// What one configuration's samples read: the median of all, of the first tenth and of the last tenth.
+struct Timing {
+  double median_ms = 0, first_ms = 0, last_ms = 0;
+  int samples = 0;
+};
+
 struct Bench {
+  double min_time_ms = 500.0;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   void* flush = nullptr;
@@ -114,20 +123,21 @@ struct Bench {
   }
 
   template <typename Run>
-  double median_ms(Run run, int& samples) {
+  Timing timing(Run run) {
     for (int i = 0; i < 3; ++i) run();
     CHECK(cudaStreamSynchronize(stream));
     std::vector<float> ms;
     double timed = 0;
     const auto began = std::chrono::steady_clock::now();
-    while (ms.size() < 20 || timed < 500.0) {
+    while (ms.size() < 20 || timed < min_time_ms) {
       ms.push_back(cold_ms(run));
       timed += ms.back();
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-      if (ms.size() >= 2000 || (ms.size() >= 5 && wall > 10.0)) break;
+      if (ms.size() >= 20000 || (ms.size() >= 5 && wall > 20.0)) break;
     }
-    samples = int(ms.size());
-    return median(ms);
+    const std::size_t tenth = std::max<std::size_t>(1, ms.size() / 10);
+    return {median(ms), median({ms.begin(), ms.begin() + tenth}), median({ms.end() - tenth, ms.end()}),
+            int(ms.size())};
   }
 
   static double median(std::vector<float> v) {
@@ -137,12 +147,14 @@ struct Bench {
   }
 };
 
-void print(const char* device, const Shape& s, const char* row, const char* call, double ms, int samples,
+void print(const char* device, const Shape& s, const char* row, const char* call, const Timing& t, double min_time_s,
            const std::string& algo) {
-  const double tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / (ms * 1e9);
+  const double tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / (t.median_ms * 1e9);
   std::printf("{\"device\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"row\": \"%s\", \"call\": \"%s\", "
-              "\"median_ms\": %.6f, \"tflops\": %.3f, \"samples\": %d, \"algo\": \"%s\"}\n",
-              device, s.m, s.n, s.k, row, call, ms, tflops, samples, algo.c_str());
+              "\"median_ms\": %.6f, \"first_tenth_ms\": %.6f, \"last_tenth_ms\": %.6f, \"tflops\": %.3f, "
+              "\"samples\": %d, \"min_time_s\": %g, \"algo\": \"%s\"}\n",
+              device, s.m, s.n, s.k, row, call, t.median_ms, t.first_ms, t.last_ms, tflops, t.samples, min_time_s,
+              algo.c_str());
   std::fflush(stdout);
 }
 
@@ -206,9 +218,8 @@ void time_lt(Bench& bench, cublasLtHandle_t lt, const char* device, const Shape&
   if (best < 0) {
     std::fprintf(stderr, "no cuBLASLt candidate ran for %dx%dx%d (%s)\n", s.m, s.n, s.k, call);
   } else {
-    int samples = 0;
-    const double ms = bench.median_ms([&] { CHECK(run_with(proposed[best].algo)); }, samples);
-    print(device, s, row, call, ms, samples, algo_ids(proposed[best].algo, best, count));
+    const Timing t = bench.timing([&] { CHECK(run_with(proposed[best].algo)); });
+    print(device, s, row, call, t, bench.min_time_ms / 1000.0, algo_ids(proposed[best].algo, best, count));
   }
   cublasLtMatmulPreferenceDestroy(preference);
   cublasLtMatrixLayoutDestroy(lc);
@@ -222,7 +233,18 @@ void time_lt(Bench& bench, cublasLtHandle_t lt, const char* device, const Shape&
 
 int main(int argc, char** argv) {
   std::vector<Shape> shapes;
+  double min_time_s = 0.5;
   for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--min-time") {
+      char* end = nullptr;
+      min_time_s = i + 1 < argc ? std::strtod(argv[i + 1], &end) : -1.0;
+      if (!end || *end || !(min_time_s >= 0.0 && min_time_s <= 60.0)) {
+        std::fprintf(stderr, "%s: --min-time takes seconds in [0, 60]\n", argv[0]);
+        return 1;
+      }
+      ++i;
+      continue;
+    }
     Shape s{};
     if (!parse_shape(argv[i], s)) {
       std::fprintf(stderr, "usage: %s SIZE|MxNxK ...  (bad size '%s')\n", argv[0], argv[i]);
@@ -234,6 +256,7 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
   Bench bench;
+  bench.min_time_ms = 1000.0 * min_time_s;
   cublasHandle_t handle = nullptr;
   cublasLtHandle_t lt = nullptr;
   CHECK(cublasCreate(&handle));
@@ -246,15 +269,13 @@ int main(int argc, char** argv) {
     const float one = 1.0f, zero = 0.0f;
     for (const bool tf32 : {false, true}) {
       CHECK(cublasSetMathMode(handle, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
-      int samples = 0;
-      const double ms = bench.median_ms(
+      const Timing t = bench.timing(
           [&] {
             CHECK(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one, b.data, b.ld, a.data, a.ld, &zero,
                               c.data, c.ld));
-          },
-          samples);
+          });
       print(prop.name, s, tf32 ? "gpu/cublas-tf32" : "gpu/cublas-fp32",
-            tf32 ? "cublasSgemm TF32 tensor-op math" : "cublasSgemm default math", ms, samples, "");
+            tf32 ? "cublasSgemm TF32 tensor-op math" : "cublasSgemm default math", t, min_time_s, "");
     }
     time_lt(bench, lt, prop.name, s, a, b, c, CUBLAS_COMPUTE_32F, "gpu/cublaslt-fp32", "cublasLtMatmul COMPUTE_32F");
     time_lt(bench, lt, prop.name, s, a, b, c, CUBLAS_COMPUTE_32F_FAST_TF32, "gpu/cublaslt-tf32",
