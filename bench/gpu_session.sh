@@ -20,8 +20,8 @@
 #                                               7680x16x2560 beside the same calls timed by
 #                                               build/bench/matcompare-independent-vendors; prints each row's figure
 #                                               over the independent one (within 3% is the goal)
-#   bench/gpu_session.sh OUT_DIR COMMIT sustained  why the independent timing of the TF32 vendors read slower at 4096
-#                                               and 8192: both programs with short and long bursts of timed work
+#   bench/gpu_session.sh OUT_DIR COMMIT sustained  the vendors at 4096 and 8192 run back to back for 2 s with every
+#                                               sample kept (no clock guard): what a GEMM that runs on and on gets
 #   bench/gpu_session.sh OUT_DIR COMMIT host-vendors  the CPU rows that compete for the best CPU vendor (cpu/blis,
 #                                               OpenBLAS, BLIS, oneMKL) at 2048 and 4096 on the host, all threads and one
 # Every mode's steps are marked in logs/steps.txt and the GPU's clock, power and temperature are logged every 50 ms
@@ -176,7 +176,7 @@ for line in open(sys.argv[1]):
     if line.startswith("{"):
         r = json.loads(line)
         independent[(r["row"], r["m"], r["n"], r["k"])] = r
-print(f"{'row':18s} {'shape':>14s} {'matcompare':>10s} {'independent':>11s} {'ratio':>6s}  kernel (matcompare | independent)")
+print(f"{'row':18s} {'shape':>14s} {'matcompare':>10s} {'independent':>11s} {'ratio':>6s}  clocks, dropped rounds; kernel (matcompare | independent)")
 for path in sys.argv[2:]:
     for r in json.load(open(path))["results"]:
         shape = f"{r['m']}x{r['n']}x{r['k']}"
@@ -185,40 +185,26 @@ for path in sys.argv[2:]:
         theirs = other["tflops"] if other else 0
         ratio = mine / theirs if theirs else 0
         flag = "" if ratio and abs(ratio - 1) <= 0.03 else " <- outside 3%"
-        print(f"{r['backend']:18s} {shape:>14s} {mine:8.1f}TF {theirs:9.1f}TF {ratio:6.3f}{flag}  "
+        clocks = f"{r.get('clock_mhz') or 0:.0f}/{other.get('clock_mhz', 0) if other else 0:.0f} MHz " \
+                 f"{r.get('throttled_rounds', 0)}/{other.get('dropped_at_lowered_clock', 0) if other else 0}"
+        print(f"{r['backend']:18s} {shape:>14s} {mine:8.1f}TF {theirs:9.1f}TF {ratio:6.3f}{flag}  {clocks}; "
               f"{r['status']} {r.get('kernel') or '-'} | {(other['algo'] or '-') if other else '-'}")
 PY
 fi
 
 if [ "$mode" = sustained ]; then
-  # The same calls in bursts of 0.1, 0.5 (the independent program's default) and 2 s of timed work, then matcompare at
-  # its default (0.25 s, paired with the baseline vendor) and at 2 s. If the clock log shows the longer bursts at a
-  # lower SM clock, the gap is the board's power limit, not either program's method.
-  for seconds in 0.1 0.5 2; do
-    step "independent --min-time $seconds"
-    build/bench/matcompare-independent-vendors --min-time $seconds 4096 8192 \
-      > "$work/results/independent_min_time_$seconds.jsonl" 2>> "$work/logs/runs.log"
-    echo "independent --min-time $seconds exit $?"
-  done
-  for seconds in 0.25 2; do
-    step "matcompare --min-time $seconds"
-    $cli --sizes 4096,8192 --filter cublas-,cublaslt- --min-time $seconds --format json \
-      --out "$work/results/${tag}_vendors_min_time_$seconds.json" 2>> "$work/logs/runs.log"
-    echo "matcompare --min-time $seconds exit $?"
-  done
-  python3 - "$work/results" <<'PY'
-import json, pathlib, sys
-d = pathlib.Path(sys.argv[1])
-for f in sorted(d.glob("independent_min_time_*.jsonl")):
-    for line in open(f):
-        if line.startswith("{"):
-            r = json.loads(line)
-            print(f"independent {r['min_time_s']:>4} s {r['row']:18s} {r['m']:5d} {r['tflops']:7.1f} TF  "
-                  f"first tenth {r['first_tenth_ms']:.4f} ms last tenth {r['last_tenth_ms']:.4f} ms  {r['samples']} samples")
-for f in sorted(d.glob("*_vendors_min_time_*.json")):
-    for r in json.load(open(f))["results"]:
-        print(f"matcompare  {f.stem.rsplit('_', 1)[1]:>4} s {r['backend']:18s} {r['m']:5d} {(r['gflops'] or 0) / 1000:7.1f} TF  "
-              f"{r['samples']} samples")
+  # What back-to-back runs get: the independent program keeping every sample (no clock guard) for 2 s of timed work.
+  step "independent --sustained"
+  build/bench/matcompare-independent-vendors --sustained --min-time 2 4096 8192 \
+    > "$work/results/independent_sustained.jsonl" 2>> "$work/logs/runs.log"
+  echo "independent --sustained exit $?"
+  python3 - "$work/results/independent_sustained.jsonl" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    if line.startswith("{"):
+        r = json.loads(line)
+        print(f"sustained {r['row']:18s} {r['m']:5d} {r['tflops']:7.1f} TF  clock {r['clock_mhz']:.0f} MHz  "
+              f"first tenth {r['first_tenth_ms']:.4f} ms last tenth {r['last_tenth_ms']:.4f} ms  {r['samples']} samples")
 PY
 fi
 

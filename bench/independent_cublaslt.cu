@@ -1,7 +1,7 @@
 // The vendor rows timed outside matcompare (issue 29: every vendor row within 3% of an independent timing of the same
 // library call). Shares no code with the library: its own allocation, data, L2 flush, events and cuBLASLt search.
 //
-//   build/bench/matcompare-independent-vendors [--min-time S] 1024 2048 4096 8192 7680x16x2560
+//   build/bench/matcompare-independent-vendors [--min-time S] [--sustained] 1024 2048 4096 8192 7680x16x2560
 //
 // For each size (N for N×N×N, or MxNxK) it times, on one non-blocking stream with the L2 made cold before every run
 // by writing a buffer of twice its size (as matcompare's samples are):
@@ -13,10 +13,14 @@
 // GPU rows get. Inputs are uniform in [-1, 1]; β = 0. Each configuration takes at least 20 samples and S seconds of
 // timed work (0.5 unless --min-time says otherwise) after 3 untimed runs; the median is reported, and beside it the
 // medians of the first and the last tenth of the samples, which show whether the GPU slowed down under the
-// sustained load (its clock falls when the board reaches its power limit). One JSON line per size and configuration.
+// sustained load (its clock falls when the board reaches its power limit). As nvbench does (with a tighter threshold,
+// the one matcompare uses), a sample after which the SM clock reads under 90% of its maximum is dropped and the GPU
+// given 50 ms to recover; --sustained keeps every sample instead, to show what back-to-back runs get. The clock comes
+// from NVML, loaded here on its own. One JSON line per size and configuration.
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +29,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -40,6 +45,36 @@ void check(cublasStatus_t s, const char* what) {
   std::exit(2);
 }
 #define CHECK(expr) check((expr), #expr)
+
+// The SM clock of CUDA device 0 through NVML (nvmlInit_v2, nvmlDeviceGetHandleByPciBusId_v2, nvmlDeviceGetClockInfo
+// and nvmlDeviceGetMaxClockInfo as nvml.h declares them; NVML_CLOCK_SM is 1), found by its PCI bus id since the two
+// may number devices differently. Unknown (0) without a driver's NVML.
+class SmClock {
+ public:
+  SmClock() {
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0) != cudaSuccess) return;
+    void* library = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!library) return;
+    auto init = reinterpret_cast<int (*)()>(dlsym(library, "nvmlInit_v2"));
+    auto handle = reinterpret_cast<int (*)(const char*, void**)>(dlsym(library, "nvmlDeviceGetHandleByPciBusId_v2"));
+    clock_ = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(library, "nvmlDeviceGetClockInfo"));
+    auto max_clock = reinterpret_cast<int (*)(void*, int, unsigned*)>(dlsym(library, "nvmlDeviceGetMaxClockInfo"));
+    if (!init || !handle || !clock_ || !max_clock || init() != 0 || handle(bus_id, &device_) != 0 ||
+        max_clock(device_, 1, &max_mhz_) != 0)
+      device_ = nullptr;
+  }
+  unsigned mhz() const {
+    unsigned value = 0;
+    return device_ && clock_(device_, 1, &value) == 0 ? value : 0;
+  }
+  unsigned max_mhz() const { return device_ ? max_mhz_ : 0; }
+
+ private:
+  void* device_ = nullptr;
+  int (*clock_)(void*, int, unsigned*) = nullptr;
+  unsigned max_mhz_ = 0;
+};
 
 struct Shape {
   int m, n, k;
@@ -80,12 +115,14 @@ struct Matrix {
 
 // What one configuration's samples read: the median of all, of the first tenth and of the last tenth.
 struct Timing {
-  double median_ms = 0, first_ms = 0, last_ms = 0;
-  int samples = 0;
+  double median_ms = 0, first_ms = 0, last_ms = 0, clock_mhz = 0;
+  int samples = 0, dropped = 0;
 };
 
 struct Bench {
   double min_time_ms = 500.0;
+  bool sustained = false;
+  SmClock clock;
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   void* flush = nullptr;
@@ -127,17 +164,29 @@ struct Bench {
     for (int i = 0; i < 3; ++i) run();
     CHECK(cudaStreamSynchronize(stream));
     std::vector<float> ms;
+    std::vector<unsigned> mhz;
     double timed = 0;
+    int dropped = 0, dropped_in_a_row = 0;
     const auto began = std::chrono::steady_clock::now();
     while (ms.size() < 20 || timed < min_time_ms) {
-      ms.push_back(cold_ms(run));
+      const float t = cold_ms(run);
+      const unsigned now_mhz = clock.mhz();
+      if (!sustained && now_mhz && now_mhz < 0.9 * clock.max_mhz() && dropped_in_a_row < 20) {
+        ++dropped, ++dropped_in_a_row;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      dropped_in_a_row = 0;
+      ms.push_back(t);
+      mhz.push_back(now_mhz);
       timed += ms.back();
       const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
       if (ms.size() >= 20000 || (ms.size() >= 5 && wall > 20.0)) break;
     }
     const std::size_t tenth = std::max<std::size_t>(1, ms.size() / 10);
+    std::sort(mhz.begin(), mhz.end());
     return {median(ms), median({ms.begin(), ms.begin() + tenth}), median({ms.end() - tenth, ms.end()}),
-            int(ms.size())};
+            double(mhz[mhz.size() / 2]), int(ms.size()), dropped};
   }
 
   static double median(std::vector<float> v) {
@@ -152,9 +201,10 @@ void print(const char* device, const Shape& s, const char* row, const char* call
   const double tflops = 2.0 * double(s.m) * double(s.n) * double(s.k) / (t.median_ms * 1e9);
   std::printf("{\"device\": \"%s\", \"m\": %d, \"n\": %d, \"k\": %d, \"row\": \"%s\", \"call\": \"%s\", "
               "\"median_ms\": %.6f, \"first_tenth_ms\": %.6f, \"last_tenth_ms\": %.6f, \"tflops\": %.3f, "
-              "\"samples\": %d, \"min_time_s\": %g, \"algo\": \"%s\"}\n",
-              device, s.m, s.n, s.k, row, call, t.median_ms, t.first_ms, t.last_ms, tflops, t.samples, min_time_s,
-              algo.c_str());
+              "\"samples\": %d, \"dropped_at_lowered_clock\": %d, \"clock_mhz\": %.0f, \"min_time_s\": %g, "
+              "\"algo\": \"%s\"}\n",
+              device, s.m, s.n, s.k, row, call, t.median_ms, t.first_ms, t.last_ms, tflops, t.samples, t.dropped,
+              t.clock_mhz, min_time_s, algo.c_str());
   std::fflush(stdout);
 }
 
@@ -234,7 +284,12 @@ void time_lt(Bench& bench, cublasLtHandle_t lt, const char* device, const Shape&
 int main(int argc, char** argv) {
   std::vector<Shape> shapes;
   double min_time_s = 0.5;
+  bool sustained = false;
   for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--sustained") {
+      sustained = true;
+      continue;
+    }
     if (std::string(argv[i]) == "--min-time") {
       char* end = nullptr;
       min_time_s = i + 1 < argc ? std::strtod(argv[i + 1], &end) : -1.0;
@@ -257,6 +312,7 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   Bench bench;
   bench.min_time_ms = 1000.0 * min_time_s;
+  bench.sustained = sustained;
   cublasHandle_t handle = nullptr;
   cublasLtHandle_t lt = nullptr;
   CHECK(cublasCreate(&handle));

@@ -49,7 +49,13 @@ class LoggedBackend final : public Backend {
   std::vector<double> scripted_ms;  // empty: the stopwatch measures
   bool spoil_last_element = false;
   std::string kernel_name;          // what its workspaces say they run (Workspace::kernel)
+  // Its clock (Workspace::clock): kClockMax MHz, or 70% of it after a run whose time read at least
+  // throttled_from_ms (0: never); unknown when report_clock is false.
+  static constexpr double kClockMax = 1980;
+  bool report_clock = true;
+  double throttled_from_ms = 0;
   mutable std::size_t script_reads = 0;
+  mutable double last_ms = 0;
 
  private:
   struct LoggedStopwatch final : Stopwatch {
@@ -65,8 +71,9 @@ class LoggedBackend final : public Backend {
     }
     double elapsed_ms() override {
       const double measured = inner->elapsed_ms();
-      if (owner.scripted_ms.empty()) return measured;
-      return owner.scripted_ms[owner.script_reads++ % owner.scripted_ms.size()];
+      owner.last_ms = owner.scripted_ms.empty() ? measured
+                                                : owner.scripted_ms[owner.script_reads++ % owner.scripted_ms.size()];
+      return owner.last_ms;
     }
     const LoggedBackend& owner;
     std::unique_ptr<Stopwatch> inner;
@@ -108,6 +115,11 @@ class LoggedBackend final : public Backend {
     }
     void synchronize() override { inner->synchronize(); }
     std::string kernel() const override { return owner.kernel_name; }
+    matcompare::ClockReading clock() override {
+      if (!owner.report_clock) return {};
+      const bool throttled = owner.throttled_from_ms > 0 && owner.last_ms >= owner.throttled_from_ms;
+      return {throttled ? 0.7 * kClockMax : kClockMax, kClockMax};
+    }
     std::unique_ptr<Stopwatch> stopwatch() override {
       return std::make_unique<LoggedStopwatch>(owner, inner->stopwatch());
     }

@@ -1,6 +1,7 @@
 // The measurement method, pinned: each case fails when the property it names breaks (a flush that moves into
 // the timed region, a vendor sample reused, an order that always times the vendor first, a ratio taken as a mean
-// or as a ratio of medians, a verification that lets a wrong element pass, C left unpoisoned).
+// or as a ratio of medians, a verification that lets a wrong element pass, C left unpoisoned, a sample taken at a
+// lowered clock kept).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -133,6 +134,67 @@ TEST_CASE("the paired ratio is the median of per-pair ratios, not a mean of them
   CHECK(r.compute.min_ms == doctest::Approx(10));
   CHECK(r.compute.max_ms == doctest::Approx(40));
   CHECK(r.gflops == doctest::Approx(p.shape.flops() / (20 * 1e6)));
+}
+
+TEST_CASE("a round read at a lowered clock is dropped with its partners' samples, and the kept clock recorded") {
+  CallLog log;
+  LoggedBackend vendor("vendor", find_backend("cpu/gold"), log), row("row", find_backend("cpu/gold"), log);
+  // The row's first time is its verification run; after it every other round runs 9 ms at 70% of the clock. The
+  // vendor's sample in those rounds reads 50 ms: kept, it would pull the ratio (2 in the kept rounds) away.
+  row.scripted_ms = {1, 9};
+  row.throttled_from_ms = 9;
+  vendor.scripted_ms = {50, 2};
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  const BenchmarkResult r = measure_paired(row, p, quick(5), vendor, nullptr);
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(r.throttled_rounds == 5);
+  CHECK(r.compute.samples == 5);
+  CHECK(r.compute.max_ms == doctest::Approx(1));
+  CHECK(r.vs_vendor_pairs == 5);
+  CHECK(r.vs_vendor == doctest::Approx(2));
+  CHECK(r.vs_vendor_q3 == doctest::Approx(2));
+  CHECK(r.clock_mhz == doctest::Approx(LoggedBackend::kClockMax));
+  CHECK(r.clock_max_mhz == doctest::Approx(LoggedBackend::kClockMax));
+  CHECK(r.reason.find("clock") == std::string::npos);
+}
+
+TEST_CASE("a partner read at a lowered clock drops the round too") {
+  CallLog log;
+  LoggedBackend vendor("vendor", find_backend("cpu/gold"), log), row("row", find_backend("cpu/gold"), log);
+  row.scripted_ms = {1};
+  vendor.scripted_ms = {2, 50};
+  vendor.throttled_from_ms = 50;
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  const BenchmarkResult r = measure_paired(row, p, quick(5), vendor, nullptr);
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(r.throttled_rounds >= 4);
+  CHECK(r.vs_vendor_q3 == doctest::Approx(2));  // every kept pair holds a 2 ms vendor run, none a 50 ms one
+}
+
+TEST_CASE("a clock that stays low gives up dropping after kMaxThrottledInARow rounds and says so") {
+  CallLog log;
+  LoggedBackend row("row", find_backend("cpu/gold"), log);
+  row.scripted_ms = {1};
+  row.throttled_from_ms = 1;
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  const BenchmarkResult r = measure(row, p, quick(3));
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(r.throttled_rounds == 20);
+  CHECK(r.compute.samples == 3);
+  CHECK(r.reason.find("stayed under 90% of its maximum") != std::string::npos);
+  CHECK(r.clock_mhz == doctest::Approx(0.7 * LoggedBackend::kClockMax));
+}
+
+TEST_CASE("a device that reports no clock keeps every round and records none") {
+  CallLog log;
+  LoggedBackend row("row", find_backend("cpu/gold"), log);
+  row.report_clock = false;
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  const BenchmarkResult r = measure(row, p, quick(3));
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(r.throttled_rounds == 0);
+  CHECK(r.clock_mhz == 0);
+  CHECK(r.clock_max_mhz == 0);
 }
 
 TEST_CASE("a wrong element in the last row and column fails a row verified against the full reference") {

@@ -68,6 +68,9 @@ std::vector<BenchmarkResult> hand_built_results() {
   ok.vs_best_vendor = 0.62;
   ok.best_vendor = "cpu/vendor-fast";
   ok.kernel = "algo 7, tile 128x64";
+  ok.clock_mhz = 1755;
+  ok.clock_max_mhz = 1980;
+  ok.throttled_rounds = 3;
   ok.estimated_run_s = 0.00125;
   ok.budget_s = 4.5;
   ok.spent_s = 2.25;
@@ -136,6 +139,8 @@ std::vector<BenchmarkResult> hand_built_results() {
   failed.vs_vendor_q3 = 0.06;
   failed.vs_vendor_pairs = 4;
   failed.vs_precision_vendor = 0.055;
+  failed.clock_mhz = 1500;
+  failed.clock_max_mhz = 1980;
   failed.estimated_run_s = 0.0095;
   failed.budget_s = 2.5;
   failed.spent_s = 0.5;
@@ -643,7 +648,7 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   for (const char* key :
        {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta", "status", "reason",
         "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms", "total_samples", "gflops",
-        "vs_vendor", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs", "vs_precision_vendor", "vs_best_vendor", "best_vendor", "kernel", "vendor_library", "estimated_run_s",
+        "vs_vendor", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs", "vs_precision_vendor", "vs_best_vendor", "best_vendor", "kernel", "clock_mhz", "clock_max_mhz", "throttled_rounds", "vendor_library", "estimated_run_s",
         "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error",
         "sum_abs_error", "rel_error", "blas_ratio", "passed", "verified_rows", "verification_sample", "devices",
         "speedup", "efficiency", "speedup_basis"})
@@ -679,6 +684,9 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   CHECK(ok.at("vs_best_vendor") == 0.62);
   CHECK(ok.at("best_vendor") == "cpu/vendor-fast");
   CHECK(ok.at("kernel") == "algo 7, tile 128x64");
+  CHECK(ok.at("clock_mhz") == 1755);
+  CHECK(ok.at("clock_max_mhz") == 1980);
+  CHECK(ok.at("throttled_rounds") == 3);
   CHECK(ok.at("estimated_run_s") == 0.00125);
   CHECK(ok.at("estimate_rows").is_null());
   CHECK(ok.at("estimate_subset_ms").is_null());
@@ -740,7 +748,8 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   CHECK(failed.at("status") == "failed");
   CHECK(failed.at("passed") == false);
   for (const char* key : {"median_ms", "min_ms", "max_ms", "cv", "total_ms", "total_min_ms", "gflops", "vs_vendor",
-                          "vs_vendor_q1", "vs_vendor_q3", "vs_precision_vendor", "estimate_rows"})
+                          "vs_vendor_q1", "vs_vendor_q3", "vs_precision_vendor", "estimate_rows", "clock_mhz",
+                          "clock_max_mhz"})
     CHECK_MESSAGE(failed.at(key).is_null(), key);
   CHECK(failed.at("max_abs_error") == 3.0);
   CHECK(failed.at("sum_abs_error") == 1536.0);

@@ -65,6 +65,12 @@ class Stopwatch {
 };
 
 // Matrices resident where a backend computes, prepared for one shape. Not thread-safe.
+// A device's clock: now and the most it may run at, in MHz.
+struct ClockReading {
+  double mhz = 0, max_mhz = 0;
+  bool known() const { return mhz > 0 && max_mhz > 0; }
+};
+
 class Workspace {
  public:
   virtual ~Workspace() = default;
@@ -93,6 +99,10 @@ class Workspace {
   // What this workspace runs for its shape where the backend chooses among kernels (cuBLASLt's algorithm and tile,
   // a tuned table's variant); "" where there is one path. Recorded in the result.
   virtual std::string kernel() const { return ""; }
+  // The clock the device runs at now, read right after a timed run; {0, 0} where unknown (the CPU, a GPU without
+  // NVML). A power or thermal limit lowers a GPU's clock under sustained load, and the harness drops samples taken
+  // at a lowered clock (see kThrottledClockFraction in src/core/sampling.hpp).
+  virtual ClockReading clock() { return {}; }
 };
 
 class Backend {

@@ -93,6 +93,12 @@ struct BenchmarkResult {
   double vs_best_vendor = 0;
   std::string best_vendor;
   std::string kernel;         // what the backend chose for this shape (Workspace::kernel), "" where it has one path
+  // The device's clock over the kept compute samples (median, MHz) and its maximum; 0 where unknown (the CPU).
+  // Rounds of samples taken while a power or thermal limit held a GPU's clock under kThrottledClockFraction of its
+  // maximum are dropped and counted in throttled_rounds, so a figure is the kernel's speed at the clock it is
+  // sold at, whatever ran before it (bench/NOTES.md, "The clock under load").
+  double clock_mhz = 0, clock_max_mhz = 0;
+  int throttled_rounds = 0;
   double estimated_run_s = 0; // one run's estimated time, from the few-row trial
   // Status::estimated: compute.median_ms (so gflops and the ratios) is one full run extrapolated from timing the
   // first estimate_rows rows of C (compute.samples runs, median estimate_subset_ms) plus estimate_ms_per_row for

@@ -142,6 +142,9 @@ json result_json(const BenchmarkResult& r) {
   j["vs_best_vendor"] = number_or_null(r.vs_best_vendor, best_known);
   j["best_vendor"] = best_known ? json(r.best_vendor) : json(nullptr);
   j["kernel"] = r.kernel.empty() ? json(nullptr) : json(r.kernel);
+  j["clock_mhz"] = number_or_null(r.clock_mhz, timed && r.clock_mhz > 0);
+  j["clock_max_mhz"] = number_or_null(r.clock_max_mhz, timed && r.clock_max_mhz > 0);
+  j["throttled_rounds"] = r.throttled_rounds;
   j["estimated_run_s"] = number_or_null(r.estimated_run_s, r.estimated_run_s > 0);
   j["estimate_rows"] = estimated ? json(r.estimate_rows) : json(nullptr);
   j["estimate_subset_ms"] = number_or_null(r.estimate_subset_ms, estimated);

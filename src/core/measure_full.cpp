@@ -1,5 +1,6 @@
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,7 @@
 #include "number_text.hpp"
 #include "sampling.hpp"
 #include "statistics.hpp"
+#include "throttle.hpp"
 #include "timed_workspace.hpp"
 
 namespace matcompare {
@@ -33,12 +35,19 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   };
   std::vector<double> row_ms;
   int round = 0;
-  r.compute = sample(o, compute_deadline, run_s + partners_run_s, [&] {
+  ThrottleGuard guard;
+  r.compute = sample(o, compute_deadline, run_s + partners_run_s, [&]() -> std::optional<double> {
     // ABBA: whoever went second goes first next time, so a slope in time favours neither.
     const bool partners_first = round++ % 2 == 1;
     if (partners_first) time_partners();
     const double t = row.compute_ms(p, o);
     if (!partners_first) time_partners();
+    std::vector<ClockReading> partner_clocks;
+    for (const TimedWorkspace& other : others) partner_clocks.push_back(other.clock);
+    if (guard.drop(row.clock, partner_clocks)) {
+      for (std::vector<double>& ms : partner_ms) ms.pop_back();
+      return std::nullopt;
+    }
     row_ms.push_back(t);
     return t;
   }, [&] {
@@ -55,6 +64,9 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   }
   others.clear();
   set_ratios(r, partners, partner_ms, row_ms, true);
+  r.clock_mhz = guard.median_mhz();
+  r.clock_max_mhz = guard.max_mhz();
+  r.throttled_rounds = guard.dropped();
   if (backend.info().host_resident) {
     r.total = r.compute;  // its compute already moves the host matrices in and C out
   } else {
@@ -72,7 +84,10 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   }
   r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
   r.status = Status::ok;
-  if (r.compute.samples < o.repetitions || r.total.samples < o.repetitions)
+  if (guard.gave_up())
+    r.reason = format("the clock stayed under %.0f%% of its maximum for ", 100 * kThrottledClockFraction) +
+               std::to_string(kMaxThrottledInARow) + " rounds in a row: the later samples ran at the lowered clock";
+  else if (r.compute.samples < o.repetitions || r.total.samples < o.repetitions)
     r.reason = std::to_string(r.compute.samples) + " compute and " + std::to_string(r.total.samples) +
                " end-to-end samples of " + std::to_string(o.repetitions) + format(" fit its budget of %.3g s", r.budget_s) +
                format(" (one run ~%.3g s)", trial.run_s(p.shape.m));

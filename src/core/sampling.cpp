@@ -8,16 +8,21 @@
 namespace matcompare {
 
 TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double first_guess_s,
-                 const std::function<double()>& one_sample, const StoppingCriterion& settled) {
+                 const std::function<std::optional<double>()>& one_sample, const StoppingCriterion& settled) {
   std::vector<double> ms;
   double timed_total_ms = 0, longest_s = first_guess_s;
   const auto start = Clock::now();
   while (seconds_until(deadline) >= longest_s) {
     const auto sample_start = Clock::now();
-    const double t = one_sample();
-    longest_s = ms.empty() ? seconds_since(sample_start) : std::max(longest_s, seconds_since(sample_start));
-    ms.push_back(t);
-    timed_total_ms += t;
+    const std::optional<double> t = one_sample();
+    const double took_s = seconds_since(sample_start);
+    if (!t) {
+      longest_s = std::max(longest_s, took_s);
+      continue;
+    }
+    longest_s = ms.empty() ? took_s : std::max(longest_s, took_s);
+    ms.push_back(*t);
+    timed_total_ms += *t;
     const double elapsed_s = seconds_since(start);
     const bool enough_samples = int(ms.size()) >= o.repetitions;
     const bool enough_time = timed_total_ms >= o.min_time_s * 1000.0 || elapsed_s >= 4 * o.min_time_s;

@@ -1,6 +1,7 @@
 #pragma once
 // The sampling loop and its stopping criteria: how many timed samples a measurement takes.
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "clock.hpp"
@@ -18,9 +19,11 @@ using StoppingCriterion = std::function<bool()>;
 // dominates (cache flushes around microsecond kernels) stops at 4x min_time. Past that it goes on while `settled`
 // says no, up to kUnsettledMinTimes x min_time. The deadline ends it earlier: a sample starts only if one as long as
 // the longest so far (the first: `first_guess_s`) ends before it, so there may be none. `one_sample` does its own
-// untimed preparation and returns the timed milliseconds.
+// untimed preparation and returns the timed milliseconds, or nothing for a sample it dropped (a lowered clock:
+// throttle.hpp), which counts towards neither the samples nor the timed work.
 TimeStats sample(const BenchmarkOptions& o, Clock::time_point deadline, double first_guess_s,
-                 const std::function<double()>& one_sample, const StoppingCriterion& settled = [] { return true; });
+                 const std::function<std::optional<double>()>& one_sample,
+                 const StoppingCriterion& settled = [] { return true; });
 
 // The stopping criterion of a paired measurement: whether the median of the paired ratios is known to within
 // kRatioPrecision of itself. Its standard error, for a spread near normal 1.2533 sigma / sqrt(pairs) with

@@ -5,11 +5,13 @@
 #include <utility>
 #include <vector>
 
+
 #include "../../core/workspace_checks.hpp"
 #include "cuda_check.cuh"
 #include "device_gemm.cuh"
 #include "device_state.cuh"
 #include "gpu_runtime.hpp"
+#include "sm_clock.hpp"
 
 namespace matcompare::gpu {
 namespace {
@@ -152,6 +154,11 @@ class GpuWorkspace final : public Workspace {
   void synchronize() override { MC_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
   std::unique_ptr<Stopwatch> stopwatch() override { return std::make_unique<EventStopwatch>(stream_); }
   std::string kernel() const override { return kernel_; }
+  ClockReading clock() override {
+    int device = 0;
+    MC_CUDA_CHECK(cudaGetDevice(&device));
+    return read_sm_clock(device);
+  }
 
  private:
   DeviceGemm gemm(float alpha, float beta) const {
