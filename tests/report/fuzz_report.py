@@ -217,13 +217,13 @@ class DrawOnce:
 
     def __enter__(self):
         gflops, bars, scaled = self.saved
-        # draw_gflops(machine, device, series, out_dir, name), draw_bars(machine, size, bars, out_dir, name),
+        # draw_gflops(machine, device, series, out_dir, name), draw_bars(machine, size, basis, bars, out_dir, name),
         # draw_scaling(machine, series, out_dir, name, plt, save_figure): the key is all each of them reads.
         plots.draw_gflops = self.wrap(gflops, lambda m, device, series, out_dir, name: (
             m.label, device, repr(series), name, repr([m.latest_row[b].get("vendor") is True for b, _ in series])),
             lambda m, device, series, out_dir, name: (out_dir, name))
-        plots.draw_bars = self.wrap(bars, lambda m, size, rows, out_dir, name: (m.label, size, repr(rows), name),
-                                    lambda m, size, rows, out_dir, name: (out_dir, name))
+        plots.draw_bars = self.wrap(bars, lambda m, size, basis, rows, out_dir, name: (
+            m.label, size, basis, repr(rows), name), lambda m, size, basis, rows, out_dir, name: (out_dir, name))
         scaling.draw_scaling = self.wrap(scaled, lambda m, series, out_dir, name, plt, save: (
             m.label, repr(series), name), lambda m, series, out_dir, name, plt, save: (out_dir, name))
         return self
