@@ -20,6 +20,8 @@ MAX_FILE_BYTES = 64 * 2**20
 MAX_ROWS = 20_000
 MAX_BACKENDS = 200
 MAX_SHAPES = 200
+# Vendor libraries in one file's context (matcompare lists three).
+MAX_VENDORS = 50
 # Characters of a name (backend, device, precision, host, CPU and GPU model...) and of any other text the report
 # shows; longer ones are cut with a note.
 MAX_NAME_CHARS = 100
@@ -36,15 +38,15 @@ MAX_CONTEXT_NUMBER = 1e15
 
 MAGNITUDE_FIELDS = ("median_ms", "min_ms", "max_ms", "total_ms", "total_min_ms", "estimate_subset_ms",
                     "estimate_ms_per_row", "estimated_run_s", "budget_s", "spent_s", "gflops", "vs_vendor",
-                    "vs_precision_vendor", "speedup", "efficiency", "cv")
+                    "vs_precision_vendor", "vs_best_vendor", "speedup", "efficiency", "cv")
 COUNT_FIELDS = ("samples", "total_samples", "estimate_rows", "verified_rows", "devices")
 ERROR_FIELDS = ("max_abs_error", "sum_abs_error", "rel_error", "blas_ratio")
 FACTOR_FIELDS = ("alpha", "beta")
 NUMBER_FIELDS = MAGNITUDE_FIELDS + COUNT_FIELDS + ERROR_FIELDS + FACTOR_FIELDS
 # Result texts the report shows: names (cut at MAX_NAME_CHARS) and the rest (MAX_TEXT_CHARS).
-NAME_FIELDS = ("device", "precision", "speedup_basis", "seed")
-TEXT_FIELDS = NAME_FIELDS + ("reason", "verification_sample", "idea")
-FLAG_FIELDS = ("vendor", "passed")
+NAME_FIELDS = ("device", "precision", "speedup_basis", "seed", "best_vendor")
+TEXT_FIELDS = NAME_FIELDS + ("reason", "verification_sample", "idea", "kernel")
+FLAG_FIELDS = ("vendor", "vendor_library", "passed")
 # Context fields that are text or null, and those that are objects or null.
 CONTEXT_TEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line", "input_values")
 CONTEXT_NAME_FIELDS = ("hostname", "cpu_model", "input_values")
@@ -59,6 +61,10 @@ CONTEXT_SHOWN = {
             "cache_policy"),
     "timing": ("repetitions", "min_time_s", "time_limit_s", "budget_s", "flush_cache"),
 }
+# Fields of each entry of context.vendors the machines section shows; the names among them are cut shorter.
+VENDOR_SHOWN = ("backend", "library", "available", "version", "build", "kernel_path", "threads",
+                "unavailable_reason")
+VENDOR_NAMES = ("backend", "library")
 
 # C0 and C1 controls, DEL, the line and paragraph separators, the bidirectional marks, embeddings, overrides and
 # isolates (they reorder the text around them), and lone surrogates (not text at all).
@@ -236,6 +242,24 @@ class Checker:
             if isinstance(context.get(key), str):
                 context[key] = self.text(f"context.{key}", context[key],
                                          MAX_NAME_CHARS if key in CONTEXT_NAME_FIELDS else MAX_TEXT_CHARS)
+        self.vendors(context.get("vendors"))
+
+    def vendors(self, vendors):
+        """context.vendors, the run's vendor libraries (older files have none): an array of objects."""
+        if vendors is None:
+            return
+        if not isinstance(vendors, list):
+            self.refuse("context.vendors", "an array or null", vendors)
+        if len(vendors) > MAX_VENDORS:
+            raise InputError(f"{shown(self.path)}: context.vendors lists {len(vendors)} libraries; a file may list "
+                             f"at most {MAX_VENDORS}")
+        for index, vendor in enumerate(vendors):
+            where = f"context.vendors[{index}]"
+            if not isinstance(vendor, dict):
+                self.refuse(where, "an object", vendor)
+            for key in VENDOR_SHOWN:
+                self.shown_value(vendor, key, f"{where}.{key}",
+                                 MAX_NAME_CHARS if key in VENDOR_NAMES else MAX_TEXT_CHARS)
 
     def shown_value(self, mapping, key, where, limit):
         value = mapping.get(key)

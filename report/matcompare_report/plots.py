@@ -1,5 +1,6 @@
-"""The report's plots: GFLOP/s against size per device, and × vendor bars at fixed sizes."""
+"""The report's plots: GFLOP/s against size per device, and × vendor (or × best vendor) bars at fixed sizes."""
 import os
+from collections import namedtuple
 
 import matplotlib
 
@@ -11,9 +12,22 @@ from matplotlib.ticker import NullLocator  # noqa: E402
 from .markdown import code, fmt_ratio  # noqa: E402
 from .runs import gflops_of, is_estimate, is_ok, positive  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
+from .vendors import is_library  # noqa: E402
 
 # The sizes that get a × vendor bar chart, each only when measured.
 BAR_CHART_SIZES = (2048, 4096)
+# What a bar chart divides by: the device's vendor, or, in files that have it, the best vendor library of the row's
+# precision (rows without it, such as the multi-GPU ones, are then left out of the chart).
+Basis = namedtuple("Basis", "field label slug axis")
+VS_VENDOR = Basis("vs_vendor", "× vendor", "vs-vendor", "× vendor (GFLOP/s ÷ the device's vendor library)")
+VS_BEST_VENDOR = Basis("vs_best_vendor", "× best vendor", "vs-best-vendor",
+                       "× best vendor (against the fastest vendor library of the row's precision)")
+# One bar: what draw_bars reads of its row.
+Bar = namedtuple("Bar", "backend ratio device precision library")
+# Bars by device and precision, so that a TF32 row never passes for an FP32 one; vendor libraries hatched.
+BAR_COLORS = {("cpu", "fp32"): "tab:blue", ("gpu", "fp32"): "tab:orange", ("cpu", "tf32"): "tab:purple",
+              ("gpu", "tf32"): "tab:green"}
+LIBRARY_HATCH = "//"
 PLOT_DPI = 110
 # Lines in one plot (no two of them look alike) and bars in one chart; more are split over several plots, up to
 # MAX_PARTS of each kind per machine, and the rest listed as not plotted. So no plot outgrows its image.
@@ -109,42 +123,59 @@ def draw_gflops(machine, device, series, out_dir, name):
     return save_figure(figure, out_dir, name)
 
 
-def plot_vs_vendor(machine, size, out_dir):
-    """The × vendor bar chart(s) at one size: [(alt text, file name)], and the backends left out."""
+def bar_basis(machine, size):
+    """VS_BEST_VENDOR where a measured row at `size` has a × best vendor, else VS_VENDOR."""
+    rows = [machine.row(backend, (size, size, size)) for backend in machine.backends]
+    return VS_BEST_VENDOR if any(is_ok(row) and positive(row.get("vs_best_vendor")) for row in rows) else VS_VENDOR
+
+
+def plot_vs_vendor(machine, size, basis, out_dir):
+    """The bar chart(s) at one size against `basis`: [(alt text, file name)], and the backends left out."""
     shape = (size, size, size)
     bars = []
     for backend in machine.backends:
         row = machine.row(backend, shape)
-        ratio = positive(row.get("vs_vendor")) if is_ok(row) else None
+        ratio = positive(row.get(basis.field)) if is_ok(row) else None
         if ratio:
-            bars.append((backend, ratio, machine.device(backend)))
+            bars.append(Bar(backend, ratio, machine.device(backend), str(row.get("precision")), is_library(row)))
     parts, left_out = split(bars, MAX_BARS)
     made = []
     for index, part in enumerate(parts):
-        name = draw_bars(machine, size, part, out_dir, part_file(f"{machine.slug}-vs-vendor-{size}", index))
-        made.append((part_alt(f"{machine.label}: × vendor at {size}", index, len(parts)), name))
-    return made, [backend for backend, _, _ in left_out]
+        name = draw_bars(machine, size, basis, part, out_dir, part_file(f"{machine.slug}-{basis.slug}-{size}", index))
+        made.append((part_alt(f"{machine.label}: {basis.label} at {size}", index, len(parts)), name))
+    return made, [bar.backend for bar in left_out]
 
 
-def draw_bars(machine, size, bars, out_dir, name):
-    device_colors = {"cpu": "tab:blue", "gpu": "tab:orange"}
+def bar_style(bar):
+    """The bar's colour and legend label."""
+    key = (bar.device, bar.precision)
+    return (BAR_COLORS[key], f"{bar.device.upper()} {bar.precision.upper()}") if key in BAR_COLORS \
+        else ("tab:gray", "other")
+
+
+def draw_bars(machine, size, basis, bars, out_dir, name):
     figure, axes = plt.subplots(figsize=(8, 0.3 * len(bars) + 1.4))
     positions = range(len(bars))
-    values = [ratio for _, ratio, _ in bars]
-    axes.barh(positions, values, color=[device_colors.get(device, "tab:gray") for _, _, device in bars])
+    values = [bar.ratio for bar in bars]
+    styles = [bar_style(bar) for bar in bars]
+    drawn = axes.barh(positions, values, color=[color for color, _ in styles])
+    for patch, bar in zip(drawn.patches, bars):
+        if bar.library:
+            patch.set_hatch(LIBRARY_HATCH)
     axes.set_yticks(list(positions))
-    axes.set_yticklabels([plain(backend) for backend, _, _ in bars], fontsize="small")
+    axes.set_yticklabels([plain(bar.backend) for bar in bars], fontsize="small")
     axes.invert_yaxis()
     axes.set_xscale("log")
     axes.set_xlim(min(values) / 2, max(values) * 4)
     axes.axvline(1.0, color="black", linewidth=0.8, linestyle="--")
     for position, value in zip(positions, values):
         axes.text(value, position, " " + fmt_ratio(value), va="center", fontsize="x-small")
-    axes.set_xlabel("× vendor (GFLOP/s ÷ the device's vendor library), log scale")
-    axes.set_title(plain(f"{machine.label}: × vendor at {size}"))
-    present = sorted({device for _, _, device in bars})
-    axes.legend(handles=[Patch(color=device_colors.get(d, "tab:gray"), label=plain(d.upper())) for d in present],
-                loc="lower right", fontsize="small")
+    axes.set_xlabel(f"{basis.axis}, log scale")
+    axes.set_title(plain(f"{machine.label}: {basis.label} at {size}"))
+    legend = [Patch(color=color, label=label) for color, label in sorted(set(styles), key=lambda s: s[1])]
+    if any(bar.library for bar in bars):
+        legend.append(Patch(facecolor="white", edgecolor="black", hatch=LIBRARY_HATCH, label="vendor library"))
+    axes.legend(handles=legend, loc="lower right", fontsize="small")
     return save_figure(figure, out_dir, name)
 
 
@@ -173,9 +204,10 @@ def plot_machines(machines, out_dir):
             made += parts
             left_out += [(f"GFLOP/s versus size, {device.upper()}", left)] if left else []
         for size in BAR_CHART_SIZES:
-            parts, left = plot_vs_vendor(machine, size, out_dir)
+            basis = bar_basis(machine, size)
+            parts, left = plot_vs_vendor(machine, size, basis, out_dir)
             made += parts
-            left_out += [(f"× vendor at {size}", left)] if left else []
+            left_out += [(f"{basis.label} at {size}", left)] if left else []
         parts, left = plot_scaling(machine, out_dir, plt, save_figure)
         made += parts
         left_out += [("scaling", [f"{b} on {d} GPU(s)" for b, d in left])] if left else []

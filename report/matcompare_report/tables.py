@@ -1,6 +1,7 @@
 """The report's sections of tables: header, machines, overview per machine and the GPU fast path."""
 from .markdown import code, fmt_error, fmt_gflops, fmt_plain, fmt_ratio, shape_label, status_text, table
 from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, positive
+from .vendors import best_shapes, best_vendor_cell, is_library, kernel_table, library_lines, shape_headers
 
 
 def header_section(runs, machines):
@@ -55,6 +56,7 @@ def machines_section(machines):
                      f"(core {fmt_plain(nested(context, 'openblas', 'core'))}, "
                      f"{fmt_plain(nested(context, 'openblas', 'parallel'))}, "
                      f"{fmt_plain(nested(context, 'openblas', 'threads'))} threads)")
+        lines += library_lines(context)
         if gpu:
             lines.append(f"- **GPU**: {fmt_plain(gpu.get('name'))} (compute capability "
                          f"{fmt_plain(gpu.get('compute_capability'))}, {fmt_plain(gpu.get('multiprocessors'))} SMs, "
@@ -87,32 +89,31 @@ def machines_section(machines):
                          f"{code(fmt_plain(run.context.get('command_line')))}"
                          + (f" (inputs {code(values)}: only seed 003's error-sum table uses it)"
                             if values != UNIFORM else ""))
-        lines.append("")
+        lines += [""] + kernel_table(machine)
     return lines
 
 
+BEST_VENDOR_NOTE = (" “× best vendor at S”: the row against the fastest vendor library of its precision on its "
+                    "device at S, and which (section 2a).")
+
+
 def overview_section(machines):
+    any_best = any(best_shapes(m, m.backends, m.shapes) for m in machines)
     lines = ["## 2. Overview", "",
              "GFLOP/s (× vendor) per backend and size. “~… est.” marks an estimate: one full run did not fit the "
              "row's share of the run's time budget, so the first rows of C were timed and verified and the time "
              "extrapolated to all of them (which rows: below each table). “skipped” rows (in files made before the "
-             "budget) were planned to exceed the time limit; “failed” rows did not run or did not verify.", ""]
+             "budget) were planned to exceed the time limit; “failed” rows did not run or did not verify."
+             + (BEST_VENDOR_NOTE if any_best else ""), ""]
     for machine in machines:
         shapes = machine.shapes
-        rows = []
-        for backend in machine.backends:
-            cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
-            for shape in shapes:
-                row = machine.row(backend, shape)
-                ratio = positive(row.get("vs_vendor")) if row else None
-                ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "")
-                cells.append(status_text(row, ok_text))
-            rows.append(cells)
+        with_best = best_shapes(machine, machine.backends, shapes)
+        rows = [overview_row(machine, backend, shapes, with_best) for backend in machine.backends]
         lines += [f"### {machine.label}", ""]
         if not rows:
             lines += ["No results in these files.", ""]
             continue
-        lines += table(["Backend", "Precision"] + [shape_label(s) for s in shapes], rows)
+        lines += table(["Backend", "Precision"] + shape_headers(shapes, with_best), rows)
         estimates = [f"- {code(backend)} at {shape_label(shape)}: {row.get('reason') or 'estimated'}"
                      for backend in machine.backends for shape in shapes
                      for row in [machine.row(backend, shape)] if is_estimate(row)]
@@ -134,6 +135,18 @@ def overview_section(machines):
     return lines
 
 
+def overview_row(machine, backend, shapes, with_best):
+    cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
+    for shape in shapes:
+        row = machine.row(backend, shape)
+        ratio = positive(row.get("vs_vendor")) if row else None
+        ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "")
+        cells.append(status_text(row, ok_text))
+        if shape in with_best:
+            cells.append(best_vendor_cell(row))
+    return cells
+
+
 def fast_path_section(machines):
     """The rows beyond the seeds and the vendors on each GPU, each against cuBLAS FP32 and against the vendor row of
     its own precision, with its error: where the end of each ladder stands."""
@@ -141,11 +154,13 @@ def fast_path_section(machines):
     for machine in machines:
         backends = [b for b in machine.backends
                     if machine.latest_row[b].get("device") == "gpu"
-                    and (machine.latest_row[b].get("vendor") or "beyond" in str(machine.latest_row[b].get("seed", "")))]
+                    and (machine.latest_row[b].get("vendor") or is_library(machine.latest_row[b])
+                         or "beyond" in str(machine.latest_row[b].get("seed", "")))]
         measured = [s for s in machine.shapes
                     if any(positive((machine.row(b, s) or {}).get("vs_precision_vendor")) for b in backends)]
         if not measured:
             continue
+        with_best = best_shapes(machine, backends, measured)
         rows = []
         for backend in backends:
             cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
@@ -155,9 +170,11 @@ def fast_path_section(machines):
                            f"{fmt_ratio(positive(row.get('vs_precision_vendor')))} same precision; "
                            f"err {fmt_error(row.get('max_abs_error'))}") if row else ""
                 cells.append(status_text(row, ok_text))
+                if shape in with_best:
+                    cells.append(best_vendor_cell(row))
             rows.append(cells)
         lines += [f"### {machine.label}", ""]
-        lines += table(["Backend", "Precision"] + [shape_label(s) for s in measured], rows)
+        lines += table(["Backend", "Precision"] + shape_headers(measured, with_best), rows)
     if not lines:
         return []
     return ["## 2b. The fast path against the vendor", "",

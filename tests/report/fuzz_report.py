@@ -1,5 +1,6 @@
-"""A small seeded fuzzer over the report's JSON: COUNT mutations of real runs (the fixtures beside this file and
-report/h100_multi_gpu.json for multi-GPU rows), each run through make_report.main() in this process, each held to
+"""A small seeded fuzzer over the report's JSON: COUNT mutations of real runs (the fixtures beside this file,
+report/h100_multi_gpu.json for multi-GPU rows and an H100 `--all` run with every vendor library for the best-vendor
+fields), each run through make_report.main() in this process, each held to
 the contract (report_harness.contract_problems): exit 0 with a complete report, or exit 2 with one error line and
 nothing written; never a traceback, never a partial folder, each case within CASE_SECONDS.
 
@@ -36,7 +37,8 @@ SEED = 28
 COUNT = 300
 CASE_SECONDS = 10.0
 BASES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.json"),
-         os.path.join(REPORT_DIR, "h100_multi_gpu.json")]
+         os.path.join(REPORT_DIR, "h100_multi_gpu.json"),
+         os.path.join(REPORT_DIR, "..", "bench", "data", "h100_vendors_14d011c", "h100_all_2048.json")]
 
 NUMBERS = [math.nan, math.inf, -math.inf, 1e308, -1e308, 5e-324, 1e-300, 1e-12, 1e13, -1.0, -0.0, 0, 0.5, 3, 2.5,
            2**31, 2**31 - 1, 2**53 + 1, 2**63, 10**400, -(10**30), 1e-9, 1e12, 1e15, 1e16]
@@ -50,9 +52,10 @@ DRAWN_TEXTS = (("results", "backend"), ("context", "hostname"), ("context", "gpu
 ROW_FIELDS = ("backend", "device", "seed", "precision", "vendor", "m", "n", "k", "status", "reason", "median_ms",
               "min_ms", "max_ms", "cv", "samples", "total_ms", "gflops", "vs_vendor", "vs_precision_vendor",
               "estimate_rows", "max_abs_error", "sum_abs_error", "blas_ratio", "passed", "devices", "speedup",
-              "efficiency", "speedup_basis", "verification_sample", "verified_rows")
+              "efficiency", "speedup_basis", "verification_sample", "verified_rows", "vendor_library",
+              "vs_best_vendor", "best_vendor", "kernel")
 CONTEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line", "input_values", "gpu",
-                  "openblas", "timing", "cpu_cores", "cpu_blis", "gpu_unavailable_reason", "version")
+                  "openblas", "timing", "cpu_cores", "cpu_blis", "gpu_unavailable_reason", "version", "vendors")
 STATUSES = list(checks.STATUSES) + ["OK", "", None, 1]
 
 
@@ -149,7 +152,7 @@ def mutate(rng, document):
     if kind == "figure":
         # A figure the tables and plots are built on, of a row that has one.
         measured = [row for row in results if row.get("status") in ("ok", "estimated")] or results
-        key = rng.choice(("gflops", "vs_vendor", "median_ms", "speedup", "vs_precision_vendor"))
+        key = rng.choice(("gflops", "vs_vendor", "median_ms", "speedup", "vs_precision_vendor", "vs_best_vendor"))
         value = rng.choice(NUMBERS)
         rng.choice(measured)[key] = value
         return f"a measured row's {key} = {value!r:.40}", None
@@ -217,13 +220,13 @@ class DrawOnce:
 
     def __enter__(self):
         gflops, bars, scaled = self.saved
-        # draw_gflops(machine, device, series, out_dir, name), draw_bars(machine, size, bars, out_dir, name),
+        # draw_gflops(machine, device, series, out_dir, name), draw_bars(machine, size, basis, bars, out_dir, name),
         # draw_scaling(machine, series, out_dir, name, plt, save_figure): the key is all each of them reads.
         plots.draw_gflops = self.wrap(gflops, lambda m, device, series, out_dir, name: (
             m.label, device, repr(series), name, repr([m.latest_row[b].get("vendor") is True for b, _ in series])),
             lambda m, device, series, out_dir, name: (out_dir, name))
-        plots.draw_bars = self.wrap(bars, lambda m, size, rows, out_dir, name: (m.label, size, repr(rows), name),
-                                    lambda m, size, rows, out_dir, name: (out_dir, name))
+        plots.draw_bars = self.wrap(bars, lambda m, size, basis, rows, out_dir, name: (
+            m.label, size, basis, repr(rows), name), lambda m, size, basis, rows, out_dir, name: (out_dir, name))
         scaling.draw_scaling = self.wrap(scaled, lambda m, series, out_dir, name, plt, save: (
             m.label, repr(series), name), lambda m, series, out_dir, name, plt, save: (out_dir, name))
         return self

@@ -310,6 +310,20 @@ BAD_FILES = [
      json.dumps(document(context={"gpu": {"multiprocessors": 1e300}})).encode(), "context.gpu.multiprocessors"),
     ("a GPU name that is a number", json.dumps(document(context={"gpu": {"name": 7}})).encode(),
      "context.gpu.name must be a string or null"),
+    ("text where a × best vendor goes", document_bytes(vs_best_vendor="fast"),
+     "results[0].vs_best_vendor must be a number"),
+    ("a best vendor that is a number", document_bytes(best_vendor=3),
+     "results[0].best_vendor must be a string or null"),
+    ("a vendor_library flag that is text", document_bytes(vendor_library="yes"),
+     "results[0].vendor_library must be true, false or null"),
+    ("context.vendors not an array", json.dumps(document(context={"vendors": {"backend": "cpu/onemkl"}})).encode(),
+     "context.vendors must be an array or null but is an object"),
+    ("a vendor library that is not an object", json.dumps(document(context={"vendors": [3]})).encode(),
+     "context.vendors[0] must be an object but is a number"),
+    ("a vendor library's version that is an array", json.dumps(document(context={"vendors": [{"version": [1]}]}))
+     .encode(), "context.vendors[0].version must be a string, a number, true/false or null but is an array"),
+    ("more vendor libraries than a file may list", json.dumps(document(context={"vendors": [{}] * 51})).encode(),
+     "context.vendors lists 51 libraries; a file may list at most 50"),
     ("more rows than a file may hold", many_rows(20_001, None), "holds 20001 results; a file may hold at most 20000"),
     ("2000 ok backends", many_rows(2000, "backend"), "holds 2000 backends; a report takes at most 200 per machine"),
     ("more shapes than a report takes", many_rows(201, "m"), "holds 201 shapes; a report takes at most 200"),
@@ -955,7 +969,8 @@ def plots_document():
 
 def plotted(tmp, document, name):
     """What the report's plots draw for `document`: per plot file, its lines ({label: (xs, ys)}, the ideal and
-    vendor guides included) and bars ({label: width}), read from the figures before they are saved."""
+    vendor guides included), bars ({label: width}) and the bars' hatches and colours ({label: hatch or None},
+    {label: RGBA}), read from the figures before they are saved."""
     path = os.path.join(tmp, f"{name}.json")
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(document, handle)
@@ -969,7 +984,9 @@ def plotted(tmp, document, name):
         lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in axes.get_lines()}
         labels = [tick.get_text() for tick in axes.get_yticklabels()]
         bars = {label: patch.get_width() for label, patch in zip(labels, axes.patches)}
-        drawn[file_name] = {"lines": lines, "bars": bars}
+        hatches = {label: patch.get_hatch() for label, patch in zip(labels, axes.patches)}
+        colors = {label: patch.get_facecolor() for label, patch in zip(labels, axes.patches)}
+        drawn[file_name] = {"lines": lines, "bars": bars, "hatches": hatches, "colors": colors}
         return real_save(figure, directory, file_name)
 
     plots.save_figure = record
@@ -1009,6 +1026,124 @@ def test_plots_leave_out_estimates(tmp):
     scaling = drawn.get("m1-plots-scaling.png", {"lines": {}})["lines"]
     check("plots: the scaling line leaves out the estimated size",
           scaling.get("gpu/cublasxt-fp32 on 2 GPU(s)") == ([1024, 4096], [1.5, 6.0]), scaling)
+
+
+# (backend, device, precision, GFLOP/s, × vendor, × its precision's vendor, × best vendor, best vendor, kernel) at
+# 2048: two vendor libraries (or more) per precision, the fastest a different kind of library in each: oneMKL on the
+# CPU, the baseline cuBLAS for FP32 and cuBLASLt for TF32 on the GPU.
+VENDOR_ROWS = [
+    ("cpu/blis", "cpu", "fp32", 1192.0, 1.25, 1.25, 1.03, "cpu/onemkl", None),
+    ("cpu/openblas", "cpu", "fp32", 1042.0, 1.0, 1.0, 0.82, "cpu/onemkl", None),
+    ("cpu/onemkl", "cpu", "fp32", 1329.0, 1.21, 1.21, 1.0, "cpu/onemkl", None),
+    ("gpu/warp-tiled", "gpu", "fp32", 45482.0, 0.91, 0.91, 0.91, "gpu/cublas-fp32", None),
+    ("gpu/simt-tuned", "gpu", "fp32", 50255.0, 0.99, 0.99, 0.99, "gpu/cublas-fp32", None),
+    ("gpu/wmma-tf32", "gpu", "tf32", 67967.0, 1.35, 0.2, 0.19, "gpu/cublaslt-tf32", None),
+    ("gpu/tensor-core-tf32-ws", "gpu", "tf32", 335335.0, 6.69, 1.0, 0.96, "gpu/cublaslt-tf32", None),
+    ("gpu/cublas-tf32", "gpu", "tf32", 339362.0, 6.76, 1.0, 0.95, "gpu/cublaslt-tf32", None),
+    ("gpu/cublas-fp32", "gpu", "fp32", 50524.0, 1.0, 1.0, 1.0, "gpu/cublas-fp32", None),
+    ("gpu/cublaslt-tf32", "gpu", "tf32", 341087.0, 6.81, 1.05, 1.0, "gpu/cublaslt-tf32", "cuBLASLt algo 43, tile 256"),
+    ("gpu/cublaslt-fp32", "gpu", "fp32", 50147.0, 0.97, 0.97, 0.97, "gpu/cublas-fp32", "cuBLASLt algo 20, tile 128"),
+    ("gpu/cutlass-tf32", "gpu", "tf32", 277740.0, 5.54, 0.83, 0.79, "gpu/cublaslt-tf32", "cooperative: CUTLASS 4.2.0"),
+]
+VENDOR_LIBRARIES = {"cpu/openblas", "cpu/onemkl", "gpu/cublas-tf32", "gpu/cublas-fp32", "gpu/cublaslt-tf32",
+                    "gpu/cublaslt-fp32", "gpu/cutlass-tf32"}
+
+
+def vendors_documents():
+    """One H100 machine in two files: a run with the best-vendor fields at 2048 (VENDOR_ROWS, an unavailable BLIS
+    library and cuBLASXt, which has no best vendor), and an older one at 4096 written before those fields."""
+    context = {"hostname": "vendors", "cpu_model": "x", "gpu": {"name": "NVIDIA H100"}}
+    base = {"m": 2048, "n": 2048, "k": 2048, "status": "ok", "median_ms": 1.0, "passed": True}
+    rows = [dict(base, backend=backend, device=device, precision=precision, gflops=gflops, vs_vendor=vs_vendor,
+                 vs_precision_vendor=vs_precision, vs_best_vendor=vs_best, best_vendor=best, kernel=kernel,
+                 vendor=backend in ("cpu/openblas", "gpu/cublas-fp32"), vendor_library=backend in VENDOR_LIBRARIES)
+            for backend, device, precision, gflops, vs_vendor, vs_precision, vs_best, best, kernel in VENDOR_ROWS]
+    rows.append(dict(base, backend="cpu/libblis", device="cpu", precision="fp32", vendor_library=True,
+                     status="unavailable", median_ms=None, reason="the BLIS plugin was not built"))
+    rows.append(dict(base, backend="gpu/cublasxt-fp32", device="gpu", precision="fp32", gflops=1565.0,
+                     devices=1, speedup=0.44, efficiency=0.44, speedup_basis="end-to-end"))
+    vendors = [{"backend": "cpu/openblas", "library": "OpenBLAS", "available": True, "version": "0.3.26",
+                "build": "pthreads", "kernel_path": "Cooperlake", "threads": 16},
+               {"backend": "cpu/libblis", "library": "BLIS", "available": False,
+                "unavailable_reason": "the BLIS plugin was not built"},
+               {"backend": "cpu/onemkl", "library": "oneMKL", "available": True, "version": "2026.2",
+                "build": "static, LP64", "kernel_path": "AVX512_E1", "threads": 16}]
+    new = {"context": dict(context, timestamp_utc="2026-11-25T00:00:00Z", vendors=vendors), "results": rows}
+    old_base = dict(base, m=4096, n=4096, k=4096)
+    old = {"context": dict(context, timestamp_utc="2025-01-01T00:00:00Z"), "results": [
+        dict(old_base, backend="cpu/blis", device="cpu", precision="fp32", gflops=1300.0, vs_vendor=1.2),
+        dict(old_base, backend="cpu/openblas", device="cpu", precision="fp32", gflops=1100.0, vs_vendor=1.0,
+             vendor=True),
+        dict(old_base, backend="gpu/cublas-fp32", device="gpu", precision="fp32", gflops=51000.0, vs_vendor=1.0,
+             vendor=True)]}
+    return new, old
+
+
+def table_line(text, start):
+    return next((line for line in text.splitlines() if line.startswith(start)), "")
+
+
+def test_best_vendor(tmp):
+    """Section 2a names the fastest vendor library of each precision (a different one per precision) with its ratio
+    to the baseline, beside our fastest row and its × best vendor; the tables get a × best vendor column where rows
+    have one; the machine lists its vendor libraries and their kernels; the bar chart switches to × best vendor,
+    vendor libraries hatched and TF32 bars coloured apart from FP32 ones. Files without these fields show none of it."""
+    new, old = vendors_documents()
+    paths = []
+    for name, document in (("vendors_new", new), ("vendors_old", old)):
+        paths.append(os.path.join(tmp, f"{name}.json"))
+        with open(paths[-1], "w", encoding="utf-8") as handle:
+            json.dump(document, handle)
+    text = make_report(paths, os.path.join(tmp, "vendors_report")) or ""
+    best = section(text, "## 2a. Best vendor per precision", "## 2b.")
+    check("best vendor: the section exists", best != "", text[:300])
+    for start, expected in (
+            ("| 2048 | CPU | fp32 |", "| 2048 | CPU | fp32 | `cpu/onemkl` | 1,329 | 1.21× | `cpu/blis` | 1,192 | "
+                                     "1.03× `onemkl` |"),
+            ("| 2048 | GPU | fp32 |", "| 2048 | GPU | fp32 | `gpu/cublas-fp32` | 50,524 | 1.00× | `gpu/simt-tuned` | "
+                                     "50,255 | 0.99× `cublas-fp32` |"),
+            ("| 2048 | GPU | tf32 |", "| 2048 | GPU | tf32 | `gpu/cublaslt-tf32` | 341,087 | 1.05× | "
+                                     "`gpu/tensor-core-tf32-ws` | 335,335 | 0.96× `cublaslt-tf32` |")):
+        line = table_line(best, start)
+        check(f"best vendor: {start} names the fastest library and our fastest row", line == expected, line)
+    check("best vendor: no row for the size measured before the fields", "| 4096 |" not in best, best)
+
+    overview = section(text, "## 2. Overview", "## 2a.")
+    header = table_line(overview, "| Backend |")
+    check("best vendor: the overview has the column where rows have it, and only there",
+          "| 2048 | × best vendor at 2048 | 4096 |" in header and "at 4096" not in header, header)
+    check("best vendor: the overview's cell names the best vendor",
+          table_line(overview, "| `gpu/tensor-core-tf32-ws` |").endswith("| 0.96× `cublaslt-tf32` | — |"),
+          table_line(overview, "| `gpu/tensor-core-tf32-ws` |"))
+    check("best vendor: the overview explains the column", "“× best vendor at S”" in overview)
+    fast_path = section(text, "## 2b.", "## 3. Seeds")
+    check("best vendor: the fast path has the column and every GPU vendor library",
+          "× best vendor at 2048" in fast_path and "| `gpu/cutlass-tf32` | tf32 |" in fast_path, fast_path)
+
+    machines = section(text, "## 1. Machines", "## 2. Overview")
+    check("best vendor: the machine lists its vendor libraries",
+          "  - `cpu/onemkl` (oneMKL) 2026.2; static, LP64; path AVX512_E1; 16 threads" in machines
+          and "  - `cpu/libblis` (BLIS): unavailable (the BLIS plugin was not built)" in machines, machines)
+    check("best vendor: the kernels the libraries chose",
+          "| `gpu/cublaslt-tf32` | 2048 | cuBLASLt algo 43, tile 256 |" in machines
+          and "| `gpu/cutlass-tf32` | 2048 | cooperative: CUTLASS 4.2.0 |" in machines, machines)
+
+    drawn = plotted(tmp, new, "vendors_plots")
+    chart = drawn.get("m1-vendors-vs-best-vendor-2048.png", {"bars": {}, "hatches": {}, "colors": {}})
+    expected = {backend: vs_best for backend, _, _, _, _, _, vs_best, _, _ in VENDOR_ROWS}
+    check("best vendor: the chart at 2048 shows × best vendor, without the multi-GPU row", chart["bars"] == expected,
+          chart["bars"])
+    check("best vendor: vendor libraries are hatched, our rows not",
+          {label for label, hatch in chart["hatches"].items() if hatch} == VENDOR_LIBRARIES, chart["hatches"])
+    colors = chart["colors"]
+    check("best vendor: TF32 bars are not coloured like FP32 bars",
+          colors.get("gpu/tensor-core-tf32-ws") == colors.get("gpu/cublas-tf32")
+          and colors.get("gpu/tensor-core-tf32-ws") != colors.get("gpu/simt-tuned"), colors)
+
+    plain = make_report(FIXTURES, os.path.join(tmp, "vendors_plain")) or ""
+    check("best vendor: files without the fields render without any of it",
+          plain != "" and not any(text in plain for text in ("2a. Best vendor", "× best vendor", "Vendor libraries",
+                                                              "Kernels the vendor libraries chose", "vs-best-vendor")))
 
 
 def fixture_machines():
@@ -1075,6 +1210,7 @@ def main():
         test_modules_alone(tmp)
         test_scaling(tmp)
         test_plots_leave_out_estimates(tmp)
+        test_best_vendor(tmp)
         test_fuzz(tmp)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
