@@ -14,7 +14,7 @@
 // timed work (0.5 unless --min-time says otherwise) after 3 untimed runs; the median is reported, and beside it the
 // medians of the first and the last tenth of the samples, which show whether the GPU slowed down under the
 // sustained load (its clock falls when the board reaches its power limit). As nvbench does (with a tighter threshold,
-// the one matcompare uses), a sample after which the SM clock reads under 90% of its maximum is dropped and the GPU
+// the one matcompare uses), a sample after which the SM clock reads under 95% of its maximum is dropped and the GPU
 // given 50 ms to recover; --sustained keeps every sample instead, to show what back-to-back runs get. The clock comes
 // from NVML, loaded here on its own. One JSON line per size and configuration.
 #include <cublasLt.h>
@@ -171,7 +171,7 @@ struct Bench {
     while (ms.size() < 20 || timed < min_time_ms) {
       const float t = cold_ms(run);
       const unsigned now_mhz = clock.mhz();
-      if (!sustained && now_mhz && now_mhz < 0.9 * clock.max_mhz() && dropped_in_a_row < 20) {
+      if (!sustained && now_mhz && now_mhz < 0.95 * clock.max_mhz() && dropped_in_a_row < 20) {
         ++dropped, ++dropped_in_a_row;
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         continue;

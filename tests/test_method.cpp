@@ -181,7 +181,7 @@ TEST_CASE("a clock that stays low gives up dropping after kMaxThrottledInARow ro
   REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
   CHECK(r.throttled_rounds == 20);
   CHECK(r.compute.samples == 3);
-  CHECK(r.reason.find("stayed under 90% of its maximum") != std::string::npos);
+  CHECK(r.reason.find("stayed under 95% of its maximum") != std::string::npos);
   CHECK(r.clock_mhz == doctest::Approx(0.7 * LoggedBackend::kClockMax));
 }
 

@@ -23,7 +23,13 @@ struct Nvml {
   ClockFn clock = nullptr, max_clock = nullptr;
   bool ready = false;
   std::mutex mutex;
-  std::map<int, NvmlDevice> devices;  // CUDA ordinal -> NVML handle (the two may number devices differently)
+  // CUDA ordinal -> NVML handle (the two may number devices differently) and its maximum SM clock, asked once: the
+  // clock is read after every timed run, and each NVML call is a call into the driver.
+  struct Device {
+    NvmlDevice handle = nullptr;
+    unsigned int max_mhz = 0;
+  };
+  std::map<int, Device> devices;
 };
 
 Nvml& nvml() {
@@ -46,24 +52,23 @@ Nvml& nvml() {
 ClockReading read_sm_clock(int cuda_device) {
   Nvml& n = nvml();
   if (!n.ready) return {};
-  NvmlDevice device = nullptr;
+  Nvml::Device device;
   {
     std::lock_guard<std::mutex> lock(n.mutex);
     auto found = n.devices.find(cuda_device);
     if (found == n.devices.end()) {
       char bus_id[32] = {};
-      NvmlDevice handle = nullptr;
+      Nvml::Device d;
       if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, cuda_device) != cudaSuccess ||
-          n.handle_by_bus_id(bus_id, &handle) != 0)
-        handle = nullptr;
-      found = n.devices.emplace(cuda_device, handle).first;
+          n.handle_by_bus_id(bus_id, &d.handle) != 0 || n.max_clock(d.handle, kNvmlClockSm, &d.max_mhz) != 0)
+        d = {};
+      found = n.devices.emplace(cuda_device, d).first;
     }
     device = found->second;
   }
-  unsigned int mhz = 0, max_mhz = 0;
-  if (!device || n.clock(device, kNvmlClockSm, &mhz) != 0 || n.max_clock(device, kNvmlClockSm, &max_mhz) != 0)
-    return {};
-  return {double(mhz), double(max_mhz)};
+  unsigned int mhz = 0;
+  if (!device.handle || n.clock(device.handle, kNvmlClockSm, &mhz) != 0) return {};
+  return {double(mhz), double(device.max_mhz)};
 }
 
 }  // namespace matcompare
