@@ -8,6 +8,7 @@
 #include "../src/gpu/cutlass/cutlass_tf32.hpp"
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/runtime/gpu_runtime.hpp"
+#include "../src/gpu/runtime/sm_clock.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
 #include "../src/gpu/vendor/cublaslt.hpp"
 #include "backend_checks.hpp"
@@ -154,6 +155,26 @@ TEST_CASE("the GPU context names the device and its clocks") {
   CHECK(c.gpu->multiprocessors > 0);
   CHECK(c.gpu->sm_clock_observed_mhz > 100);
   CHECK_FALSE(c.gpu->cublas_version.empty());
+}
+
+TEST_CASE("every single-GPU row reads the clock after its runs, so the guard against a lowered clock covers it") {
+  // A workspace that wraps another (gpu/cutlass-tf32's) and forgets to pass clock() on leaves its row unguarded.
+  if (!read_sm_clock(0).known()) {
+    MESSAGE("NVML cannot read this GPU's clock: nothing to check");
+    return;
+  }
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0;
+  const Problem p = make_problem({64, 48, 32}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  for (const Backend* b : all_backends()) {
+    const BackendInfo& info = b->info();
+    if (info.device != DeviceKind::gpu || info.multi_gpu || !b->availability().available) continue;
+    const BenchmarkResult r = measure(*b, p, o);
+    REQUIRE_MESSAGE(r.status == Status::ok, info.name, ": ", r.reason);
+    CHECK_MESSAGE(r.clock_mhz > 0, info.name, " recorded no clock");
+    CHECK_MESSAGE(r.clock_max_mhz >= r.clock_mhz, info.name);
+  }
 }
 
 TEST_CASE("a TF32 row brings the vendor of its precision, and its ratio is taken against it") {

@@ -53,6 +53,7 @@ class CutlassWorkspace final : public Workspace {
   void synchronize() override { inner_->synchronize(); }
   std::unique_ptr<Stopwatch> stopwatch() override { return inner_->stopwatch(); }
   std::string kernel() const override { return kernel_; }
+  ClockReading clock() override { return inner_->clock(); }
 
  private:
   std::unique_ptr<Workspace> inner_;
