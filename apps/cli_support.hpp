@@ -15,11 +15,13 @@ std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const 
 // The CLI's exit codes: every row that ran passed; bad input (one line on stderr, nothing on stdout; an --out file
 // that cannot be written, too); a row failed verification or hit an error (the results are still written); the
 // results could not be written to standard output (a full disk, a closed stdout, a pipe whose reader went away
-// while SIGPIPE is ignored). A signal ends the process by that signal (interrupt.hpp).
+// while SIGPIPE is ignored); `compare --fail-on-regression` found a regression. A signal ends the process by that
+// signal (interrupt.hpp).
 constexpr int kExitOk = 0;
 constexpr int kExitBadInput = 2;
 constexpr int kExitRowFailed = 3;
 constexpr int kExitOutputFailed = 4;
+constexpr int kExitRegression = 5;
 
 // kExitRowFailed when any result failed, else kExitOk: unavailable and estimated rows do not fail a run.
 int exit_status(const std::vector<matcompare::BenchmarkResult>& results);

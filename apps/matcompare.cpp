@@ -21,6 +21,7 @@
 #include "interrupt.hpp"
 #include "output_file.hpp"
 #include "report_launch.hpp"
+#include "run_comparison.hpp"
 #include "startup.hpp"
 
 #ifndef MATCOMPARE_SOURCE_REPORT_SCRIPT
@@ -210,6 +211,16 @@ int main(int argc, char** argv, char** envp) {
   report->add_option("files", report_files, "JSON files written by matcompare --format json")->required();
   report->add_option("--out", report_out, "output folder")->required()->check(kNonEmpty);
 
+  std::vector<std::string> compare_files;
+  double regression_percent = -1;
+  CLI::App* compare = app.add_subcommand("compare", "compare two JSON runs row by row, flagging changes beyond the noise");
+  compare->add_option("files", compare_files, "BASE.json NEW.json, written by matcompare --format json")
+      ->required()->expected(2)->check(kNonEmpty);
+  compare->add_option("--fail-on-regression", regression_percent,
+                      "exit with status 5 when a row is slower beyond the noise by more than this many percent, "
+                      "or fails verification where it passed")
+      ->check(number_between(0.0, 1e6));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -225,6 +236,22 @@ int main(int argc, char** argv, char** envp) {
     refuse_given(measuring, "matcompare report");
     refuse_given(listing, "matcompare report (its --out comes after 'report')");
     run_report(report_files, report_out);
+  }
+  if (compare->parsed()) {
+    refuse_given(measuring, "matcompare compare");
+    refuse_given(listing, "matcompare compare");
+    try {
+      const SavedRun base = load_saved_run(compare_files[0]);
+      const SavedRun next = load_saved_run(compare_files[1]);
+      const double threshold = regression_percent >= 0 ? regression_percent / 100 : -1;
+      const Comparison comparison = compare_runs(base, next, threshold);
+      std::ostringstream text;
+      write_comparison(text, base, next, comparison, threshold);
+      print(text.str());
+      return regression_percent >= 0 && comparison.regressions > 0 ? kExitRegression : kExitOk;
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
   }
   if (list) refuse_given(measuring, "--list");
 
