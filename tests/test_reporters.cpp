@@ -521,12 +521,13 @@ std::vector<std::string> context_lines(bool with_gpu) {
 
 }  // namespace
 
-TEST_CASE("parse_format: the four names and markdown's long one; anything else is refused") {
+TEST_CASE("parse_format: the five names and markdown's long one; anything else is refused") {
   CHECK(parse_format("table") == Format::table);
   CHECK(parse_format("md") == Format::markdown);
   CHECK(parse_format("markdown") == Format::markdown);
   CHECK(parse_format("csv") == Format::csv);
   CHECK(parse_format("json") == Format::json);
+  CHECK(parse_format("gbench") == Format::gbench);
   CHECK_THROWS_AS(parse_format("JSON"), std::invalid_argument);
   CHECK_THROWS_AS(parse_format(""), std::invalid_argument);
 }
@@ -828,4 +829,51 @@ TEST_CASE("json: the context names the machine and how the run was timed, each u
   CHECK(none.at("gpu").is_null());
   CHECK(none.at("gpu_unavailable_reason") == kUnavailableReason);
   CHECK(none.at("cublasxt_block_dim").is_null());
+}
+
+TEST_CASE("gbench: Google Benchmark's schema, a benchmark per result in microseconds, errors where no figure holds") {
+  const json document = json::parse(render(Format::gbench, hand_built_context(true)));
+  const json& context = document.at("context");
+  CHECK(context.at("json_schema_version") == 1);
+  CHECK(context.at("library_build_type") == "release");
+  CHECK(context.at("git_commit") == hand_built_context(true).git_commit);
+  CHECK(context.at("gpu") == hand_built_context(true).gpu->name);
+  const json& benchmarks = document.at("benchmarks");
+  REQUIRE(benchmarks.size() == kOrder.size());
+  auto named = [&](const std::string& name) -> const json& {
+    for (const json& b : benchmarks)
+      if (b.at("name") == name) return b;
+    FAIL("no benchmark named " << name);
+    return benchmarks.front();
+  };
+  // α = 0.5, β = 2 are in the name; the compute median (1.25 ms) is the time in microseconds, CPU time alike.
+  const json& ok = named(kOk + "/512x384x256/alpha:0.5/beta:2");
+  CHECK(ok.at("run_name") == ok.at("name"));
+  CHECK(ok.at("run_type") == "iteration");
+  CHECK(ok.at("real_time") == doctest::Approx(1250));
+  CHECK(ok.at("cpu_time") == doctest::Approx(1250));
+  CHECK(ok.at("time_unit") == "us");
+  CHECK(ok.at("iterations") == 6);
+  CHECK(ok.at("GFLOPS") == doctest::Approx(80.5));
+  CHECK(ok.at("x_vendor") == doctest::Approx(0.86));
+  CHECK(ok.at("x_best_vendor") == doctest::Approx(0.62));
+  CHECK_FALSE(ok.contains("error_occurred"));
+  // Families are backends, in the order they first appear; instances count each backend's shapes.
+  for (std::size_t i = 0; i < benchmarks.size(); ++i) {
+    CHECK(benchmarks[i].at("family_index") == int(i));
+    CHECK(benchmarks[i].at("per_family_instance_index") == 0);
+  }
+  // An estimate keeps its figure and says so; a wrong result, a crash and an unavailable row are errors with no time.
+  for (const json& b : benchmarks) {
+    const std::string name = b.at("name");
+    CAPTURE(name);
+    const bool error = name.rfind(kFailed, 0) == 0 || name.rfind(kCrashed, 0) == 0 || name.rfind(kUnavailable, 0) == 0;
+    CHECK(b.contains("error_occurred") == error);
+    CHECK(b.contains("real_time") == !error);
+    if (error) CHECK_FALSE(b.at("error_message").get<std::string>().empty());
+    if (name.rfind(kEstimated, 0) == 0) CHECK(b.at("label").get<std::string>().find("estimated from the first") == 0);
+  }
+  std::ostringstream listing;
+  CHECK_THROWS_AS(write_backend_list(listing, Format::gbench, {}), std::invalid_argument);
+  CHECK(listing.str().empty());
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "json_fields.hpp"
+#include "reporter_gbench.hpp"
 
 namespace matcompare {
 namespace {
@@ -122,9 +123,10 @@ std::string md_cell(std::string s) {
 }
 
 void check_format(Format format, const char* where) {
-  if (format != Format::table && format != Format::markdown && format != Format::csv && format != Format::json)
+  if (format != Format::table && format != Format::markdown && format != Format::csv && format != Format::json &&
+      format != Format::gbench)
     throw std::invalid_argument(std::string(where) + ": Format " + std::to_string(static_cast<int>(format)) +
-                                " is none of table, markdown, csv, json");
+                                " is none of table, markdown, csv, json, gbench");
 }
 
 }  // namespace
@@ -134,13 +136,17 @@ Format parse_format(const std::string& name) {
   if (name == "md" || name == "markdown") return Format::markdown;
   if (name == "csv") return Format::csv;
   if (name == "json") return Format::json;
-  throw std::invalid_argument("unknown format '" + name + "' (use table, md, csv or json)");
+  if (name == "gbench") return Format::gbench;
+  throw std::invalid_argument("unknown format '" + name + "' (use table, md, csv, json or gbench)");
 }
 
 void write_results(std::ostream& out, Format format, const RunContext& context,
                    const std::vector<BenchmarkResult>& results) {
   check_format(format, "write_results");
   switch (format) {
+    case Format::gbench:
+      write_gbench(out, context, results);
+      return;
     case Format::json: {
       json j;
       j["context"] = context_json(context);
@@ -206,6 +212,8 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
 
 void write_backend_list(std::ostream& out, Format format, const std::vector<const Backend*>& backends) {
   check_format(format, "write_backend_list");
+  if (format == Format::gbench)
+    throw std::invalid_argument("the gbench format holds measured results; --list writes table, md, csv or json");
   for (std::size_t i = 0; i < backends.size(); ++i)
     if (!backends[i]) throw std::invalid_argument("write_backend_list: backends[" + std::to_string(i) + "] is null");
   if (format == Format::json) {
