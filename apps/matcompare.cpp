@@ -201,7 +201,7 @@ int main(int argc, char** argv, char** envp) {
                  "at most this many seconds for one backend on one shape, within the budget (default 20)")
       ->check(number_between(1e-3, 1e7)));
   measuring.push_back(app.add_flag("--no-flush", no_flush, "do not flush caches between samples (flattering: inputs stay cached)"));
-  listing.push_back(app.add_option("--format", format_name, "table, md, csv or json (default table)")->check(kNonEmpty));
+  listing.push_back(app.add_option("--format", format_name, "table, md, csv, json or gbench (Google Benchmark's JSON) (default table)")->check(kNonEmpty));
   listing.push_back(app.add_option("--out", out_file, "write the results to this file instead of standard output")
       ->check(kNonEmpty));
 
