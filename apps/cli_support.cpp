@@ -1,5 +1,6 @@
 #include "cli_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <limits>
@@ -96,6 +97,33 @@ void ProgressBar::update(const matcompare::Progress& p) {
 void ProgressBar::finish() {
   if (enabled_ && last_width_ > 0) std::cerr << "\r" << std::string(last_width_, ' ') << "\r" << std::flush;
   last_width_ = 0;
+}
+
+std::vector<matcompare::GemmShape> with_layouts(const std::vector<matcompare::GemmShape>& shapes,
+                                                const std::string& layouts) {
+  std::vector<matcompare::Layout> chosen;
+  std::size_t start = 0;
+  while (start <= layouts.size()) {
+    const std::size_t comma = std::min(layouts.find(',', start), layouts.size());
+    const std::string name = layouts.substr(start, comma - start);
+    try {
+      const matcompare::Layout layout = matcompare::parse_layout(name);
+      if (std::find(chosen.begin(), chosen.end(), layout) != chosen.end())
+        throw std::invalid_argument("layout " + matcompare::to_string(layout) + " is listed twice");
+      chosen.push_back(layout);
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string("--layout: ") + e.what());
+    }
+    start = comma + 1;
+  }
+  std::vector<matcompare::GemmShape> out;
+  for (const auto& shape : shapes)
+    for (matcompare::Layout layout : chosen) {
+      matcompare::GemmShape s = shape;
+      s.layout = layout;
+      out.push_back(s);
+    }
+  return out;
 }
 
 int exit_status(const std::vector<matcompare::BenchmarkResult>& results) {

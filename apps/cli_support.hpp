@@ -12,6 +12,11 @@
 std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const std::string& m, const std::string& n,
                                                 const std::string& k);
 
+// Every shape in each layout of a comma-separated list ("NN", "NT,TN"), shape by shape. Throws std::invalid_argument
+// with a one-line message for an unknown or repeated layout.
+std::vector<matcompare::GemmShape> with_layouts(const std::vector<matcompare::GemmShape>& shapes,
+                                                const std::string& layouts);
+
 // The CLI's exit codes: every row that ran passed; bad input (one line on stderr, nothing on stdout; an --out file
 // that cannot be written, too); a row failed verification or hit an error (the results are still written); the
 // results could not be written to standard output (a full disk, a closed stdout, a pipe whose reader went away

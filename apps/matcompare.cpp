@@ -171,6 +171,10 @@ int main(int argc, char** argv, char** envp) {
   measuring.push_back(app.add_option("--m", ms, "rows of A and C (list or range; a single value applies to every shape)")->check(kNonEmpty));
   measuring.push_back(app.add_option("--n", ns, "columns of B and C (list or range)")->check(kNonEmpty));
   measuring.push_back(app.add_option("--k", ks, "columns of A, rows of B (list or range)")->check(kNonEmpty));
+  std::string layouts_text = "NN";
+  measuring.push_back(app.add_option("--layout", layouts_text,
+                 "which operands are stored transposed: NN (default), NT, TN, TT (op(A) then op(B), row-major); "
+                 "a list runs every shape in each")->check(kNonEmpty));
   listing.push_back(app.add_flag("--all", all, "run every backend (the default when no --filter is given)"));
   listing.push_back(app.add_option("--filter", filter, "backends whose name contains a pattern; comma-separated, '*' wildcards")
       ->check(kNonEmpty));
@@ -265,7 +269,8 @@ int main(int argc, char** argv, char** envp) {
     const auto backends = matcompare::select_backends(all ? "" : filter);
     if (backends.empty())
       throw std::invalid_argument("--filter '" + filter + "' matches no backend (matcompare --list shows them)");
-    const auto shapes = list ? std::vector<matcompare::GemmShape>{} : parse_shapes(sizes, ms, ns, ks);
+    const auto shapes =
+        list ? std::vector<matcompare::GemmShape>{} : with_layouts(parse_shapes(sizes, ms, ns, ks), layouts_text);
     if (!list) options.budget_s = matcompare::run_budget_s(options, shapes.size());  // the context records what was used
     OutputFile output(out_file);  // an unwritable --out fails now, not after the run
     if (devices_option->count() > 0) matcompare::select_gpus(matcompare::parse_device_list(devices, matcompare::gpu_count()));

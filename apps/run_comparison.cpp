@@ -7,12 +7,13 @@
 
 namespace {
 
-using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, double, double>;
+using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::string, double, double>;
 
-Key key_of(const SavedRow& r) { return {r.backend, r.m, r.n, r.k, r.alpha, r.beta}; }
+Key key_of(const SavedRow& r) { return {r.backend, r.m, r.n, r.k, r.layout, r.alpha, r.beta}; }
 
 std::string shape_of(const SavedRow& r) {
-  return std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+  const std::string mnk = std::to_string(r.m) + "x" + std::to_string(r.n) + "x" + std::to_string(r.k);
+  return r.layout == "NN" ? mnk : mnk + " " + r.layout;
 }
 
 bool has_figure(const SavedRow& r) { return r.status == "ok" || r.status == "estimated"; }

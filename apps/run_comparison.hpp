@@ -26,7 +26,7 @@ enum class Verdict { same, faster, slower, now_fails, now_passes, only_in_base, 
 const char* to_string(Verdict verdict);
 
 struct RowComparison {
-  std::string backend, shape;             // shape as MxNxK
+  std::string backend, shape;             // shape as MxNxK, and the layout after it where not NN
   std::optional<SavedRow> base, next;     // next: the row of NEW
   NoiseBasis basis = NoiseBasis::none;
   double time_change = 0;                 // the new run's median time over the base run's, minus one: +0.05 is 5% slower

@@ -82,6 +82,7 @@ SavedRun load_saved_run(const std::string& path) {
     row.m = in.size(r, where, "m");
     row.n = in.size(r, where, "n");
     row.k = in.size(r, where, "k");
+    if (r.contains("layout")) row.layout = in.text(r, where, "layout");
     row.alpha = in.number(r, where, "alpha");
     row.beta = in.number(r, where, "beta");
     row.median_ms = in.number(r, where, "median_ms");

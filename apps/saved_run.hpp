@@ -8,6 +8,7 @@
 struct SavedRow {
   std::string backend, precision, status;
   std::int64_t m = 0, n = 0, k = 0;
+  std::string layout = "NN";  // runs written before layouts existed have none: they were NN
   double alpha = 1, beta = 0;
   // Compute-only time of the row's samples; 0 where the file has none (unavailable, failed, estimated rows keep
   // median_ms only).

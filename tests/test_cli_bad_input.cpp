@@ -165,6 +165,10 @@ std::vector<Case> bad_input_cases() {
   add(words("--filter no-such-backend"), {"no-such-backend"});
   add(words("--format xml"), {"xml"});
   add(words("--values gaussian"), {"gaussian"});
+  for (const char* layouts : {"XY", "N", "NN,NN", "NT,"}) add(words("--layout") + words(layouts), {"--layout"});
+  add(long_run_with("--layout", ""), {"--layout"});
+  add(words("--list --layout TN"), {"--layout", "--list"});
+  add(words("--list --format gbench"), {"gbench", "--list"});
   for (const char* value : {"-1", "100000", "x"}) add(kLongRun + words("--threads") + words(value), {"--threads"});
   add(kLongRun + words("--repetitions 0"), {"--repetitions"});
   for (const char* value : {"nan", "1e40"}) add(kLongRun + words("--alpha") + words(value), {"--alpha"});

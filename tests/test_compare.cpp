@@ -127,9 +127,9 @@ TEST_CASE("a row that fails where it passed is a regression whatever its time; r
         Verdict::now_passes);
 }
 
-TEST_CASE("rows are matched by backend, shape, alpha and beta") {
+TEST_CASE("rows are matched by backend, shape, layout, alpha and beta") {
   SavedRow other_shape = paired("gpu/a", 1.0, 1.0, 0.99, 1.01);
-  other_shape.k = 2048;
+  other_shape.layout = "TN";
   SavedRow other_beta = paired("gpu/a", 1.0, 1.0, 0.99, 1.01);
   other_beta.beta = 2;
   const Comparison c = compare_runs(run_of({paired("gpu/a", 1.0, 1.0, 0.99, 1.01)}), run_of({other_shape, other_beta}), 0);
@@ -137,6 +137,7 @@ TEST_CASE("rows are matched by backend, shape, alpha and beta") {
   CHECK(c.rows[0].verdict == Verdict::only_in_base);
   CHECK(c.rows[1].verdict == Verdict::only_in_new);
   CHECK(c.rows[2].verdict == Verdict::only_in_new);
+  CHECK(c.rows[1].shape == "1024x1024x1024 TN");
   CHECK_FALSE(compare_runs(run_of({}, "GPU X"), run_of({}, "GPU Y"), 0).same_machine);
 }
 

@@ -32,18 +32,25 @@ TEST_CASE("every micro-kernel of cpu/blis this CPU can run matches the reference
       MESSAGE("micro-kernel ", kernel.name, " skipped: ", kernel.unsupported);
       continue;
     }
-    auto gemm = [&](float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) {
-      cpu::blis::gemm_with({std::int64_t(a.rows()), std::int64_t(b.cols()), std::int64_t(a.cols()), alpha, beta,
-                            a.data(), std::int64_t(a.cols()), b.data(), std::int64_t(b.cols()), c.data(),
-                            std::int64_t(c.cols())},
-                           kernel);
-    };
     const std::string name = "cpu/blis with " + kernel.name;
-    for (const auto& shape : matcompare_test::odd_shapes())
-      for (const auto& scaling : matcompare_test::scalings())
-        matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, shape, scaling);
-    // Several blocks in every loop: more than KC deep, more than MC and NC wide.
-    matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {1000, 4201, 1100}, {0.5f, 2.0f});
+    for (Layout layout : matcompare_test::all_layouts()) {
+      // The packing reads a transposed operand as stored: its row stride is its own width.
+      auto gemm = [&](float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) {
+        cpu::HostGemm g{std::int64_t(c.rows()), std::int64_t(c.cols()),
+                        std::int64_t(a_transposed(layout) ? a.rows() : a.cols()), alpha, beta, a.data(),
+                        std::int64_t(a.cols()), b.data(), std::int64_t(b.cols()), c.data(), std::int64_t(c.cols()),
+                        a_transposed(layout), b_transposed(layout)};
+        cpu::blis::gemm_with(g, kernel);
+      };
+      for (auto shape : matcompare_test::odd_shapes()) {
+        shape.layout = layout;
+        for (const auto& scaling : matcompare_test::scalings())
+          matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, shape, scaling);
+      }
+      // Several blocks in every loop: more than KC deep, more than MC and NC wide.
+      matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {1000, 4201, 1100, layout},
+                                                    {0.5f, 2.0f});
+    }
     ++ran;
   }
   CHECK(ran >= 1);  // the portable kernel runs anywhere
@@ -62,9 +69,13 @@ TEST_CASE("cpu/blis is right on any team size and any cut of its work into units
     setenv("MATCOMPARE_BLIS_BLOCKS", blocks, 1);
     for (int threads : {1, 2, 3, 7, 16}) {
       set_threads(threads);
-      for (const GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40},
-                                   GemmShape{300, 20, 129}})
-        matcompare_test::check_against_reference(blis, shape, {0.5f, 2.0f});
+      // Every layout too: a transposed operand is packed from its own strides at every block edge.
+      for (GemmShape shape : {GemmShape{127, 253, 61}, GemmShape{300, 517, 129}, GemmShape{61, 1000, 40},
+                              GemmShape{300, 20, 129}})
+        for (Layout layout : matcompare_test::all_layouts()) {
+          shape.layout = layout;
+          matcompare_test::check_against_reference(blis, shape, {0.5f, 2.0f});
+        }
     }
   }
   unsetenv("MATCOMPARE_BLIS_BLOCKS");

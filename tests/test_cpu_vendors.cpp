@@ -71,7 +71,7 @@ std::map<std::string, long> thread_ticks() {
 int busy_threads(const matcompare_vendor_api& api) {
   const int n = 768;
   std::vector<float> a(std::size_t(n) * n, 1.0f), b(std::size_t(n) * n, 0.5f), c(std::size_t(n) * n);
-  api.sgemm(n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);  // warm: threads started, pages touched
+  api.sgemm(0, 0, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);  // warm: threads started, pages touched
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto before = thread_ticks();
   const auto start = std::chrono::steady_clock::now();
@@ -79,7 +79,7 @@ int busy_threads(const matcompare_vendor_api& api) {
   std::map<std::string, long> used;
   // Until the busiest thread has 30 ticks (0.3 s at 100 Hz), or 10 s on a very loaded machine.
   while (most < 30 && std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
-    for (int i = 0; i < 4; ++i) api.sgemm(n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    for (int i = 0; i < 4; ++i) api.sgemm(0, 0, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
     for (const auto& [id, ticks] : thread_ticks()) {
       const auto old = before.find(id);
       used[id] = ticks - (old == before.end() ? 0 : old->second);

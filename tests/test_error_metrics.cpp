@@ -3,8 +3,10 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 #include "matcompare/error_metrics.hpp"
+#include "matcompare/layout.hpp"
 
 using namespace matcompare;
 
@@ -87,4 +89,49 @@ TEST_CASE("thresholds scale with K and the precision") {
 TEST_CASE("a result of the wrong shape is rejected") {
   const Reference ref = hand_reference();
   CHECK_THROWS_AS(compare_to_reference(MatrixF(2, 3), ref, Precision::fp32), std::invalid_argument);
+}
+
+TEST_CASE("the reference of every layout is that of the operands transposed back, in full and by rows") {
+  // A stored transposed is K×M, B N×K; the reference must read them as op(A) M×K and op(B) K×N.
+  const std::size_t m = 5, n = 7, k = 3;
+  const MatrixF a = MatrixF::random(m, k, 11), b = MatrixF::random(k, n, 12), c = MatrixF::random(m, n, 13);
+  MatrixF at(k, m), bt(n, k);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t p = 0; p < k; ++p) at(p, i) = a(i, p);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) bt(j, p) = b(p, j);
+  const Reference nn = compute_reference(0.5f, a, b, 2.0f, c);
+  const std::vector<std::int64_t> rows{0, 3, 4};
+  const Reference nn_rows = compute_reference_rows(0.5f, a, b, 2.0f, c, rows);
+  for (Layout layout : {Layout::nt, Layout::tn, Layout::tt}) {
+    CAPTURE(to_string(layout));
+    const MatrixF& sa = a_transposed(layout) ? at : a;
+    const MatrixF& sb = b_transposed(layout) ? bt : b;
+    const Reference full = compute_reference(0.5f, sa, sb, 2.0f, c, layout);
+    const Reference by_rows = compute_reference_rows(0.5f, sa, sb, 2.0f, c, rows, layout);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        CHECK(full.value(i, j) == doctest::Approx(nn.value(i, j)).epsilon(1e-12));
+        CHECK(full.scale(i, j) == doctest::Approx(nn.scale(i, j)).epsilon(1e-12));
+      }
+    for (std::size_t r = 0; r < rows.size(); ++r)
+      for (std::size_t j = 0; j < n; ++j) {
+        CHECK(by_rows.value(r, j) == doctest::Approx(nn_rows.value(r, j)).epsilon(1e-12));
+        CHECK(by_rows.scale(r, j) == doctest::Approx(nn_rows.scale(r, j)).epsilon(1e-12));
+      }
+    // The operands as NN would store them do not fit a transposing layout (3x5 is not 5x3 when M != K).
+    CHECK_THROWS_AS(compute_reference(0.5f, a_transposed(layout) ? a : at, sb, 2.0f, c, layout), std::invalid_argument);
+  }
+}
+
+TEST_CASE("layouts: names both ways, case-blind, and nothing else") {
+  for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) CHECK(parse_layout(to_string(layout)) == layout);
+  CHECK(to_string(Layout::nt) == "NT");
+  CHECK(parse_layout("tn") == Layout::tn);
+  CHECK(a_transposed(Layout::tn));
+  CHECK_FALSE(b_transposed(Layout::tn));
+  CHECK(b_transposed(Layout::nt));
+  CHECK_THROWS_AS(parse_layout("NX"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_layout(""), std::invalid_argument);
+  CHECK_THROWS_AS(to_string(static_cast<Layout>(7)), std::invalid_argument);
 }

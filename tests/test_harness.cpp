@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "../src/core/budget.hpp"
+#include "../src/core/problem_rows.hpp"
 #include "test_support.hpp"
 
 using namespace matcompare;
@@ -413,4 +414,53 @@ TEST_CASE("measure and run_benchmarks refuse options out of range before any wor
     CHECK(progress_calls == 0);
   }
   CHECK_NOTHROW(check_options(BenchmarkOptions{}));
+}
+
+TEST_CASE("layouts: a row that takes them is measured on transposed operands; a seed row says it takes NN only") {
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0.0;
+  o.alpha = 0.5f;
+  o.beta = 2.0f;
+  const auto results = run_benchmarks(select_backends("cpu/blis,cpu/tiling"), {{67, 45, 33, Layout::tn}}, o);
+  // cpu/tiling, cpu/blis, the vendor OpenBLAS and whichever other vendor libraries this build has.
+  REQUIRE(results.size() >= 3);
+  for (const BenchmarkResult& r : results) {
+    CAPTURE(r.backend.name);
+    CHECK(r.shape.layout == Layout::tn);
+    if (r.backend.name == "cpu/tiling") {
+      CHECK(r.status == Status::unavailable);
+      CHECK(r.reason == "the seed's kernel takes A and B untransposed (layout NN only)");
+    } else {
+      CHECK(r.status == Status::ok);
+      CHECK(r.errors.passed);
+      CHECK(r.vs_vendor > 0);
+    }
+  }
+  // The problem itself is drawn as stored: A of TN is K x M.
+  const Problem p = make_problem({67, 45, 33, Layout::tn}, 1.0f, 0.0f, 1);
+  CHECK(p.a.rows() == 33);
+  CHECK(p.a.cols() == 67);
+  CHECK(p.b.rows() == 33);
+  CHECK(p.b.cols() == 45);
+}
+
+TEST_CASE("layouts: the first rows of op(A) come from a transposed A as stored, and an estimate reads them so") {
+  const MatrixF a = MatrixF::random(4, 6, 5);  // a TN problem's A: K = 4, M = 6
+  const MatrixF part = leading_rows_of_a(a, Layout::tn, 2);
+  REQUIRE(part.rows() == 4);
+  REQUIRE(part.cols() == 2);
+  for (std::size_t p = 0; p < 4; ++p)
+    for (std::size_t i = 0; i < 2; ++i) CHECK(part(p, i) == a(p, i));
+  CHECK(leading_rows_of_a(a, Layout::nt, 2) == first_rows(a, 2));
+  // Forced to estimate: a limit far below one full run. The estimate's rows are verified against the reference.
+  BenchmarkOptions o;
+  o.repetitions = 1;
+  o.min_time_s = 0.0;
+  o.time_limit_s = 0.004;
+  const Problem p = make_problem({4000, 3000, 2000, Layout::tn}, 1.0f, 0.0f, 3);
+  const BenchmarkResult r = measure(find_backend("cpu/openblas"), p, o);
+  REQUIRE(r.status == Status::estimated);
+  CHECK(r.verified);
+  CHECK(r.errors.passed);
 }

@@ -53,6 +53,7 @@ std::vector<BenchmarkResult> hand_built_results() {
   BenchmarkResult ok;
   ok.backend = backend(kOk, DeviceKind::cpu, "001 tiling");
   ok.shape = small;
+  ok.shape.layout = Layout::tn;  // A stored transposed: the layout travels into every format
   ok.alpha = 0.5f;
   ok.beta = 2.0f;
   ok.status = Status::ok;
@@ -423,7 +424,7 @@ void check_text_cells(const Grid& g, const char* format) {
   // Measured in full: each figure in its own column, none marked.
   CHECK(g.cell(kOk, "device") == "cpu");
   CHECK(g.cell(kOk, "GPUs") == "-");
-  CHECK(g.cell(kOk, "shape") == "512x384x256");
+  CHECK(g.cell(kOk, "shape") == "512x384x256 TN");
   CHECK(g.cell(kOk, "median ms") == "1.250");  // the compute median, not min (1.0), max (2.0) or end to end (3.5)
   CHECK(g.cell(kOk, "total ms") == "3.500");   // upload + compute + download, not its minimum (3.0)
   CHECK(g.cell(kOk, "GFLOP/s") == "80.5");
@@ -566,7 +567,7 @@ TEST_CASE("table and markdown open with the run's context, one whole line each")
 TEST_CASE("csv: the documented header, every value under its own, the disposition passed only for a measured row") {
   const std::string text = render(Format::csv);
   CHECK(lines_of(text).front() ==
-        "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
+        "backend,device,precision,m,n,k,layout,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
         "vs_precision_vendor,vs_best_vendor,best_vendor,devices,speedup,efficiency,max_abs_error,sum_abs_error,rel_error,"
         "blas_ratio,disposition,reason");
   const Grid g = parse_csv(text);
@@ -577,6 +578,8 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
   CHECK(g.cell(kOk, "m") == "512");
   CHECK(g.cell(kOk, "n") == "384");
   CHECK(g.cell(kOk, "k") == "256");
+  CHECK(g.cell(kOk, "layout") == "TN");
+  CHECK(g.cell(kVendor, "layout") == "NN");
   CHECK(g.cell(kOk, "alpha") == "0.5");
   CHECK(g.cell(kOk, "beta") == "2");
   CHECK(g.cell(kOk, "runtime_ms") == "1.25");  // the compute median
@@ -647,7 +650,7 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   for (std::size_t i = 0; i < kOrder.size(); ++i) CHECK(document["results"][i].at("backend") == kOrder[i]);
   // README's list of each result's keys.
   for (const char* key :
-       {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta", "status", "reason",
+       {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "layout", "alpha", "beta", "status", "reason",
         "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms", "total_min_ms", "total_samples", "gflops",
         "vs_vendor", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs", "vs_precision_vendor", "vs_best_vendor", "best_vendor", "kernel", "clock_mhz", "clock_max_mhz", "throttled_rounds", "vendor_library", "estimated_run_s",
         "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s", "spent_s", "max_abs_error",
@@ -664,6 +667,8 @@ TEST_CASE("json: every documented key holds its own value; an estimate and a fai
   CHECK(ok.at("m") == 512);
   CHECK(ok.at("n") == 384);
   CHECK(ok.at("k") == 256);
+  CHECK(ok.at("layout") == "TN");
+  CHECK(result_of(document, kVendor).at("layout") == "NN");
   CHECK(ok.at("alpha") == 0.5);
   CHECK(ok.at("beta") == 2.0);
   CHECK(ok.at("status") == "ok");
@@ -846,8 +851,8 @@ TEST_CASE("gbench: Google Benchmark's schema, a benchmark per result in microsec
     FAIL("no benchmark named " << name);
     return benchmarks.front();
   };
-  // α = 0.5, β = 2 are in the name; the compute median (1.25 ms) is the time in microseconds, CPU time alike.
-  const json& ok = named(kOk + "/512x384x256/alpha:0.5/beta:2");
+  // The layout (TN) and α = 0.5, β = 2 are in the name; the compute median (1.25 ms) is the time in microseconds, CPU time alike.
+  const json& ok = named(kOk + "/512x384x256/TN/alpha:0.5/beta:2");
   CHECK(ok.at("run_name") == ok.at("name"));
   CHECK(ok.at("run_type") == "iteration");
   CHECK(ok.at("real_time") == doctest::Approx(1250));

@@ -127,8 +127,8 @@ double macro_gflops(const blis::MicroKernel& k, std::int64_t mc, std::int64_t nc
   HugeFloats pa_huge(huge ? std::size_t(mc * kc) : 0), pb_huge(huge ? std::size_t(kc * nc) : 0);
   float* const pa = huge ? pa_huge.data() : pa_small.data();
   float* const pb = huge ? pb_huge.data() : pb_small.data();
-  blis::pack_a_block(k.mr, mc, kc, a.data(), kc, 1.0f, pa);
-  blis::pack_b_block(k.nr, kc, nc, b.data(), nc, pb);
+  blis::pack_a_block(k.mr, mc, kc, a.data(), kc, false, 1.0f, pa);
+  blis::pack_b_block(k.nr, kc, nc, b.data(), nc, false, pb);
   const auto t = Clock::now();
   for (int r = 0; r < repeats; ++r) {
     if (jr_outer && prefetch_next_b) {
@@ -272,7 +272,7 @@ int packb(int rounds, const blis::MicroKernel& kern) {
       const std::int64_t offset = (r % 2) * nc;  // the other half of B's columns every other round
       const auto t = Clock::now();
       if (groups[g] == 0)
-        blis::pack_b_block(kern.nr, kc, nc, b.data() + offset, n, ref.data());
+        blis::pack_b_block(kern.nr, kc, nc, b.data() + offset, n, false, ref.data());
       else if (groups[g] > 0)
         pack_b_grouped(groups[g], kc, nc, b.data() + offset, n, out.data());
       else
@@ -303,7 +303,7 @@ int packa(int rounds, const blis::MicroKernel& kern) {
       const std::int64_t kc = depths[d], pc = (r % 2) * 1024;  // another k block every other round
       const auto t = Clock::now();
       for (std::int64_t ic = 0; ic < n; ic += mc)
-        blis::pack_a_block(kern.mr, std::min(mc, n - ic), kc, a.data() + ic * n + pc, n, 1.0f, out.data());
+        blis::pack_a_block(kern.mr, std::min(mc, n - ic), kc, a.data() + ic * n + pc, n, false, 1.0f, out.data());
       gbs[d].push_back(double(n * kc * 4) / seconds_since(t) / 1e9);
     }
   for (int d = 0; d < 2; ++d)
@@ -353,10 +353,10 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < flush.size(); i += 16) flush[i] += 1.0f;
     auto t = Clock::now();
     for (std::int64_t ic = 0; ic < n; ic += mc)
-      blis::pack_a_block(kern.mr, std::min(mc, n - ic), kc, a.data() + ic * n, n, 1.0f, pa.data());
+      blis::pack_a_block(kern.mr, std::min(mc, n - ic), kc, a.data() + ic * n, n, false, 1.0f, pa.data());
     const double a_seconds = seconds_since(t);
     t = Clock::now();
-    blis::pack_b_block(kern.nr, kc, nc, b.data(), n, pb.data());
+    blis::pack_b_block(kern.nr, kc, nc, b.data(), n, false, pb.data());
     const double b_seconds = seconds_since(t);
     // The product at the ceiling would take 2 n^3 / ceiling; it packs A 2 x 6 times over and B 2 x 6 blocks.
     const double ideal_seconds = 2.0 * double(n) * n * n / (ceiling * 1e9);

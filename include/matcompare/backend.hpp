@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "matcompare/error_metrics.hpp"
+#include "matcompare/layout.hpp"
 #include "matcompare/matrix.hpp"
 
 namespace matcompare {
@@ -18,9 +19,10 @@ std::string to_string(DeviceKind d);  // throws std::invalid_argument for a valu
 
 struct GemmShape {
   std::int64_t m = 0, n = 0, k = 0;
+  Layout layout = Layout::nn;  // which operands are stored transposed (layout.hpp)
   double flops() const { return 2.0 * double(m) * double(n) * double(k); }
 };
-std::string to_string(const GemmShape& s);  // "MxNxK"
+std::string to_string(const GemmShape& s);  // "MxNxK", and " TN" after it for a layout other than NN
 
 struct BackendInfo {
   std::string name;       // "cpu/gold", "gpu/cublas-fp32", …
@@ -41,6 +43,9 @@ struct BackendInfo {
   // Computes on matrices in host memory, moving tiles to the GPUs itself (cuBLASXt): its compute time is end to
   // end by nature, and upload() keeps references to A and B instead of copying them.
   bool host_resident = false;
+  // Computes every Layout, each on its operands as stored (a transposed copy made outside the timed region would be a
+  // different computation); otherwise NN only, and other layouts read unavailable.
+  bool all_layouts = false;
 };
 
 // Thrown by Backend::prepare when a shape does not fit the device (its memory, its index range): the row is
@@ -74,7 +79,7 @@ struct ClockReading {
 class Workspace {
  public:
   virtual ~Workspace() = default;
-  // Copies A and B in; a host-resident backend (BackendInfo::host_resident) keeps references to them instead,
+  // Copies A and B in, stored as the workspace's layout says (stored_a_rows() and the rest); a host-resident backend (BackendInfo::host_resident) keeps references to them instead,
   // so they must outlive the workspace's computations.
   virtual void upload(const MatrixF& a, const MatrixF& b) = 0;
   // Copies C in. Only needed when β ≠ 0: with β = 0, C is output only.
@@ -110,16 +115,24 @@ class Backend {
   virtual ~Backend() = default;
   virtual const BackendInfo& info() const = 0;
   virtual Availability availability() const = 0;
+  // Whether it can compute `layout` here: availability(), and for a layout other than NN, BackendInfo::all_layouts.
+  Availability availability(Layout layout) const;
   // Allocates storage for one shape; throws std::runtime_error (e.g. not enough device memory).
   virtual std::unique_ptr<Workspace> prepare(const GemmShape& shape) const = 0;
 
-  // The whole computation on host matrices: C = α·A·B + β·C. With β = 0 the old C is never read: the
-  // workspace's C is poisoned (NaN) instead, so a kernel that reads it shows. Throws on mismatched shapes or
-  // when the backend is unavailable.
-  void gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) const;
+  // The whole computation on host matrices: C = α·op(A)·op(B) + β·C, A and B stored as `layout` says. With β = 0 the
+  // old C is never read: the workspace's C is poisoned (NaN) instead, so a kernel that reads it shows. Throws on
+  // mismatched shapes or when the backend is unavailable (for this layout).
+  void gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c, Layout layout = Layout::nn) const;
 };
 
-// Throws std::invalid_argument unless A is M×K, B is K×N and C is M×N with M, N, K ≥ 1.
-GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c);
+// Throws std::invalid_argument unless op(A) is M×K, op(B) is K×N and C is M×N with M, N, K ≥ 1 (A stored K×M where
+// `layout` transposes it, B stored N×K likewise).
+GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c, Layout layout = Layout::nn);
+// How A and B of `shape` are stored: rows x columns.
+std::int64_t stored_a_rows(const GemmShape& shape);
+std::int64_t stored_a_cols(const GemmShape& shape);
+std::int64_t stored_b_rows(const GemmShape& shape);
+std::int64_t stored_b_cols(const GemmShape& shape);
 
 }  // namespace matcompare

@@ -124,7 +124,8 @@ struct BenchmarkResult {
 struct Problem {
   GemmShape shape;
   float alpha = 1, beta = 0;
-  MatrixF a, b, c;            // c is empty when the problem is sampled and beta is 0 (it would never be read)
+  MatrixF a, b, c;            // a and b stored as shape.layout says; c is empty when the problem is sampled and beta
+                              // is 0 (it would never be read)
   Reference reference;        // of every row of C, or of the rows in verified_rows only
   std::vector<std::int64_t> verified_rows;  // empty: the reference covers all of C
   bool sampled() const { return !verified_rows.empty(); }
@@ -137,7 +138,7 @@ struct Problem {
 void check_options(const BenchmarkOptions& options);
 
 // Throws std::invalid_argument naming the first field that does not fit the problem's shape (M, N, K >= 1): a
-// non-finite alpha or beta, a that is not MxK, b not KxN, c not MxN (it may be empty when beta is 0), a row of
+// non-finite alpha or beta, a that is not MxK, b not KxN (KxM and NxK where the shape's layout transposes them), c not MxN (it may be empty when beta is 0), a row of
 // verified_rows outside [0, M), a reference whose value or scale is not (M or verified_rows.size()) x N, or whose k
 // is not K. measure and measure_paired check their problem with it before any work; make_problem's pass.
 void check_problem(const Problem& problem);

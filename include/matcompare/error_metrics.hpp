@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "matcompare/layout.hpp"
 #include "matcompare/matrix.hpp"
 
 namespace matcompare {
@@ -41,13 +42,15 @@ struct Reference {
 };
 
 // Computes the reference with OpenBLAS dgemm (once per shape and inputs).
-Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c);
+// A and B are stored as `layout` says (layout.hpp): A is K×M where it is transposed, B N×K.
+Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
+                            Layout layout = Layout::nn);
 
 // The reference of the given rows of C only (rows.size() x N), without a float64 copy of A or B: B is
 // converted a panel of columns at a time. For problems too large for a full reference. c may be empty when
 // beta is 0.
 Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
-                                 const std::vector<std::int64_t>& rows);
+                                 const std::vector<std::int64_t>& rows, Layout layout = Layout::nn);
 
 // Throws std::invalid_argument when the shapes differ, when ref.scale's is not ref.value's, or when ref.k is
 // negative.

@@ -28,6 +28,7 @@ MAX_NAME_CHARS = 100
 MAX_TEXT_CHARS = 1000
 # "skipped": files written before --budget, where a row did not fit --time-limit.
 STATUSES = ("ok", "estimated", "failed", "skipped", "unavailable")
+LAYOUTS = ("NN", "NT", "TN", "TT")
 MAX_EXTENT = 2**31 - 1  # the largest M, N or K the CLI accepts
 MAX_COUNT = 2**31 - 1
 # A time, a rate or a ratio: 0 (matcompare's "could not form it") or within these bounds. Beyond them a figure is
@@ -285,6 +286,9 @@ class Checker:
         status = row.get("status")
         if status not in STATUSES:
             self.refuse(f"{where}.status", "one of " + ", ".join(STATUSES), status, missing="status" not in row)
+        # Runs made before layouts existed have none: they were NN.
+        if "layout" in row and row["layout"] not in LAYOUTS:
+            self.refuse(f"{where}.layout", "one of " + ", ".join(LAYOUTS), row["layout"])
         for key in NUMBER_FIELDS:
             if key in row:
                 self.number(f"{where}.{key}", key, row[key])

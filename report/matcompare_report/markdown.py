@@ -8,8 +8,9 @@ DASH = "—"
 
 
 def shape_label(shape):
-    m, n, k = shape
-    return str(m) if m == n == k else f"{m}x{n}x{k}"
+    m, n, k = shape[:3]
+    label = str(m) if m == n == k else f"{m}x{n}x{k}"
+    return label if len(shape) == 3 else f"{label} {shape[3]}"
 
 
 

@@ -78,7 +78,7 @@ def save_figure(figure, out_dir, name):
 
 def plot_gflops_vs_size(machine, device, out_dir):
     """The GFLOP/s-against-size plot(s) of one device: [(alt text, file name)], and the backends left out."""
-    sizes = [s for s in machine.shapes if s[0] == s[1] == s[2]]
+    sizes = [s for s in machine.shapes if len(s) == 3 and s[0] == s[1] == s[2]]  # NN squares: one line a row
     series = []
     for backend in machine.backends:
         if machine.device(backend) != device:

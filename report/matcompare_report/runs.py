@@ -26,7 +26,9 @@ def nested(mapping, *keys):
 
 
 def shape_of(row):
-    return row["m"], row["n"], row["k"]
+    """(M, N, K), and the layout after them where it is not NN: a transposed run is a shape of its own."""
+    layout = row.get("layout", "NN")
+    return (row["m"], row["n"], row["k"]) if layout == "NN" else (row["m"], row["n"], row["k"], layout)
 
 
 def flops(shape):

@@ -71,7 +71,7 @@ def plot_scaling(machine, out_dir, plt, save_figure):
     for backend, devices, shape in scaling_keys(machine):
         row = machine.scaling_rows[(backend, devices) + shape]
         speedup = positive(row.get("speedup")) if is_ok(row) else None
-        if speedup and shape[0] == shape[1] == shape[2]:
+        if speedup and len(shape) == 3 and shape[0] == shape[1] == shape[2]:
             series.setdefault((backend, devices), []).append((shape[0], speedup))
     parts, left_out = split(list(series.items()), MAX_LINES)
     made = []

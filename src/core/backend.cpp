@@ -1,6 +1,7 @@
 #include "matcompare/backend.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -18,18 +19,28 @@ std::string to_string(DeviceKind d) {
 }
 
 std::string to_string(const GemmShape& s) {
-  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  const std::string mnk = std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  return s.layout == Layout::nn ? mnk : mnk + " " + to_string(s.layout);
 }
 
-GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c) {
+std::int64_t stored_a_rows(const GemmShape& s) { return a_transposed(s.layout) ? s.k : s.m; }
+std::int64_t stored_a_cols(const GemmShape& s) { return a_transposed(s.layout) ? s.m : s.k; }
+std::int64_t stored_b_rows(const GemmShape& s) { return b_transposed(s.layout) ? s.n : s.k; }
+std::int64_t stored_b_cols(const GemmShape& s) { return b_transposed(s.layout) ? s.k : s.n; }
+
+GemmShape check_gemm_shapes(const MatrixF& a, const MatrixF& b, const MatrixF& c, Layout layout) {
   auto dims = [](const MatrixF& x) { return std::to_string(x.rows()) + "x" + std::to_string(x.cols()); };
   if (a.empty() || b.empty() || c.empty())
     throw std::invalid_argument("gemm needs M, N, K >= 1 (A is " + dims(a) + ", B is " + dims(b) + ", C is " +
                                 dims(c) + ")");
-  if (a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
-    throw std::invalid_argument("gemm shapes do not match: A is " + dims(a) + ", B is " + dims(b) + ", C is " +
-                                dims(c) + " (need MxK, KxN, MxN)");
-  return {std::int64_t(a.rows()), std::int64_t(b.cols()), std::int64_t(a.cols())};
+  const bool ta = a_transposed(layout), tb = b_transposed(layout);
+  const std::size_t m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols();
+  const std::size_t b_k = tb ? b.cols() : b.rows(), n = tb ? b.rows() : b.cols();
+  if (k != b_k || c.rows() != m || c.cols() != n)
+    throw std::invalid_argument("gemm shapes do not match for layout " + to_string(layout) + ": A is " + dims(a) +
+                                ", B is " + dims(b) + ", C is " + dims(c) + " (need " + (ta ? "KxM" : "MxK") + ", " +
+                                (tb ? "NxK" : "KxN") + ", MxN)");
+  return {std::int64_t(m), std::int64_t(n), std::int64_t(k), layout};
 }
 
 namespace {
@@ -79,9 +90,25 @@ void Workspace::download_rows(const std::vector<std::int64_t>& rows, const GemmS
     std::copy_n(&all(std::size_t(rows[i]), 0), std::size_t(shape.n), &out(i, 0));
 }
 
-void Backend::gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) const {
-  const GemmShape shape = check_gemm_shapes(a, b, c);
-  const Availability avail = availability();
+Availability Backend::availability(Layout layout) const {
+  Availability here = availability();
+  if (here.available && layout != Layout::nn && !info().all_layouts) {
+    // A seed step's row names the seed it follows ("003 Gold", "001 v3"): its kernel is the seed's.
+    const bool seed_step = !info().seed.empty() && std::isdigit(static_cast<unsigned char>(info().seed[0]));
+    return {false, std::string(seed_step ? "the seed's kernel" : "this row's kernel") +
+                       " takes A and B untransposed (layout NN only)"};
+  }
+  return here;
+}
+
+void check_layout(const BackendInfo& info, const GemmShape& shape) {
+  if (shape.layout != Layout::nn && !info.all_layouts)
+    throw std::invalid_argument(info.name + " computes layout NN only, not " + to_string(shape.layout));
+}
+
+void Backend::gemm(float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c, Layout layout) const {
+  const GemmShape shape = check_gemm_shapes(a, b, c, layout);
+  const Availability avail = availability(layout);
   if (!avail.available) throw std::runtime_error(info().name + " is unavailable: " + avail.reason);
   auto workspace = prepare(shape);
   workspace->upload(a, b);

@@ -37,38 +37,62 @@ double blas_ratio_threshold(Precision p, std::int64_t k) {
   return 4.0 + accumulation * unit_roundoff(Precision::fp32) / unit_roundoff(Precision::tf32);
 }
 
-Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c) {
-  if (a.empty() || b.empty() || a.cols() != b.rows() || c.rows() != a.rows() || c.cols() != b.cols())
-    throw std::invalid_argument("reference needs M, N, K >= 1 and matching shapes: A is " + std::to_string(a.rows()) + "x" + std::to_string(a.cols()) +
-                                ", B is " + std::to_string(b.rows()) + "x" + std::to_string(b.cols()) +
-                                ", C is " + std::to_string(c.rows()) + "x" + std::to_string(c.cols()));
-  const auto m = static_cast<blasint>(a.rows()), n = static_cast<blasint>(b.cols()), k = static_cast<blasint>(a.cols());
+namespace {
+
+// op(A) and op(B) of a layout: dimensions, and the element at (i, p) / (p, j) of the operand as stored.
+struct Operands {
+  const MatrixF& a;
+  const MatrixF& b;
+  bool ta, tb;
+  std::size_t m() const { return ta ? a.cols() : a.rows(); }
+  std::size_t k() const { return ta ? a.rows() : a.cols(); }
+  std::size_t b_k() const { return tb ? b.cols() : b.rows(); }
+  std::size_t n() const { return tb ? b.rows() : b.cols(); }
+  float op_a(std::size_t i, std::size_t p) const { return ta ? a(p, i) : a(i, p); }
+  float op_b(std::size_t p, std::size_t j) const { return tb ? b(j, p) : b(p, j); }
+};
+
+std::string dims_text(const MatrixF& x) { return std::to_string(x.rows()) + "x" + std::to_string(x.cols()); }
+
+}  // namespace
+
+Reference compute_reference(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
+                            Layout layout) {
+  const Operands ops{a, b, a_transposed(layout), b_transposed(layout)};
+  if (a.empty() || b.empty() || ops.k() != ops.b_k() || c.rows() != ops.m() || c.cols() != ops.n())
+    throw std::invalid_argument("reference needs M, N, K >= 1 and matching shapes for layout " + to_string(layout) +
+                                ": A is " + dims_text(a) + ", B is " + dims_text(b) + ", C is " + dims_text(c));
+  const auto m = static_cast<blasint>(ops.m()), n = static_cast<blasint>(ops.n()), k = static_cast<blasint>(ops.k());
   Reference ref;
   ref.k = k;
   ref.value = c.cast<double>();
   ref.scale = c.cast<double>();
   for (std::size_t i = 0; i < ref.scale.size(); ++i) ref.scale.data()[i] = std::fabs(ref.scale.data()[i]);
 
+  // The operands as stored, with OpenBLAS told which are transposed: their leading dimension is their own width.
+  const CBLAS_TRANSPOSE trans_a = ops.ta ? CblasTrans : CblasNoTrans, trans_b = ops.tb ? CblasTrans : CblasNoTrans;
+  const auto lda = static_cast<blasint>(a.cols()), ldb = static_cast<blasint>(b.cols());
   MatrixD a64 = a.cast<double>(), b64 = b.cast<double>();
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, alpha, a64.data(), k, b64.data(), n, beta,
+  cblas_dgemm(CblasRowMajor, trans_a, trans_b, m, n, k, alpha, a64.data(), lda, b64.data(), ldb, beta,
               ref.value.data(), n);
   for (std::size_t i = 0; i < a64.size(); ++i) a64.data()[i] = std::fabs(a64.data()[i]);
   for (std::size_t i = 0; i < b64.size(); ++i) b64.data()[i] = std::fabs(b64.data()[i]);
-  cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, std::fabs(double(alpha)), a64.data(), k,
-              b64.data(), n, std::fabs(double(beta)), ref.scale.data(), n);
+  cblas_dgemm(CblasRowMajor, trans_a, trans_b, m, n, k, std::fabs(double(alpha)), a64.data(), lda, b64.data(), ldb,
+              std::fabs(double(beta)), ref.scale.data(), n);
   return ref;
 }
 
 Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b, float beta, const MatrixF& c,
-                                 const std::vector<std::int64_t>& rows) {
-  if (a.empty() || b.empty() || a.cols() != b.rows() || rows.empty() ||
-      (beta != 0.0f && (c.rows() != a.rows() || c.cols() != b.cols())))
+                                 const std::vector<std::int64_t>& rows, Layout layout) {
+  const Operands ops{a, b, a_transposed(layout), b_transposed(layout)};
+  if (a.empty() || b.empty() || ops.k() != ops.b_k() || rows.empty() ||
+      (beta != 0.0f && (c.rows() != ops.m() || c.cols() != ops.n())))
     throw std::invalid_argument("reference of rows needs M, N, K >= 1, matching shapes and at least one row");
-  const std::size_t n = b.cols(), k = a.cols(), s = rows.size();
+  const std::size_t n = ops.n(), k = ops.k(), s = rows.size();
   for (std::int64_t row : rows)
-    if (row < 0 || std::size_t(row) >= a.rows())
+    if (row < 0 || std::size_t(row) >= ops.m())
       throw std::invalid_argument("reference row " + std::to_string(row) + " is outside A's " +
-                                  std::to_string(a.rows()) + " rows");
+                                  std::to_string(ops.m()) + " rows");
   Reference ref;
   ref.k = std::int64_t(k);
   ref.value = MatrixD(s, n);
@@ -76,7 +100,7 @@ Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b
   MatrixD a_rows(s, k), a_abs(s, k);
   for (std::size_t i = 0; i < s; ++i)
     for (std::size_t p = 0; p < k; ++p) {
-      a_rows(i, p) = a(std::size_t(rows[i]), p);
+      a_rows(i, p) = ops.op_a(std::size_t(rows[i]), p);
       a_abs(i, p) = std::fabs(a_rows(i, p));
     }
   if (beta != 0.0f)
@@ -85,7 +109,7 @@ Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b
         ref.value(i, j) = double(beta) * c(std::size_t(rows[i]), j);
         ref.scale(i, j) = std::fabs(double(beta)) * std::fabs(c(std::size_t(rows[i]), j));
       }
-  // A panel of B's columns in float64 at a time: K x 256 doubles, where a float64 copy of B could be 128 GiB.
+  // A panel of op(B)'s columns in float64 at a time: K x 256 doubles, where a float64 copy of B could be 128 GiB.
   constexpr std::size_t kPanel = 256;
   MatrixD panel(k, std::min(kPanel, n)), panel_abs(k, std::min(kPanel, n));
   for (std::size_t j0 = 0; j0 < n; j0 += kPanel) {
@@ -93,7 +117,7 @@ Reference compute_reference_rows(float alpha, const MatrixF& a, const MatrixF& b
 #pragma omp parallel for schedule(static)
     for (std::size_t p = 0; p < k; ++p)
       for (std::size_t j = 0; j < width; ++j) {
-        panel(p, j) = b(p, j0 + j);
+        panel(p, j) = ops.op_b(p, j0 + j);
         panel_abs(p, j) = std::fabs(panel(p, j));
       }
     const auto rows_i = static_cast<blasint>(s), width_i = static_cast<blasint>(width), k_i = static_cast<blasint>(k);

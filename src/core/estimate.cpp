@@ -21,8 +21,8 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
   const std::int64_t m = p.shape.m;
   const double per_run_s = (seconds_until(deadline) - partners_run_s) / kEstimateRuns - trial.flush_s;
   const std::int64_t rows = estimate_rows(trial, m, per_run_s);
-  const GemmShape part{rows, p.shape.n, p.shape.k};
-  const MatrixF a_rows = first_rows(p.a, rows);
+  const GemmShape part{rows, p.shape.n, p.shape.k, p.shape.layout};
+  const MatrixF a_rows = leading_rows_of_a(p.a, p.shape.layout, rows);
   const MatrixF c_in = p.beta == 0.0f ? MatrixF() : first_rows(p.c, rows);
   Reference reference;
   reference.value = first_rows(p.reference.value, rows);

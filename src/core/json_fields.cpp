@@ -120,6 +120,7 @@ json result_json(const BenchmarkResult& r) {
   j["m"] = r.shape.m;
   j["n"] = r.shape.n;
   j["k"] = r.shape.k;
+  j["layout"] = to_string(r.shape.layout);
   j["alpha"] = r.alpha;
   j["beta"] = r.beta;
   j["status"] = to_string(r.status);

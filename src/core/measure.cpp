@@ -40,7 +40,7 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
   r.beta = p.beta;
   r.budget_s = std::max(0.0, seconds_until(plan.deadline));
   set_devices(r);
-  const Availability avail = backend.availability();
+  const Availability avail = backend.availability(p.shape.layout);
   if (!avail.available) {
     r.status = Status::unavailable;
     r.reason = avail.reason;

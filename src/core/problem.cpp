@@ -109,8 +109,8 @@ void check_problem(const Problem& p) {
            std::to_string(rows) + "x" + std::to_string(cols) + " for the shape " + to_string(p.shape));
   };
   const GemmShape& s = p.shape;
-  dims(p.a, s.m, s.k, "a");
-  dims(p.b, s.k, s.n, "b");
+  dims(p.a, stored_a_rows(s), stored_a_cols(s), "a");
+  dims(p.b, stored_b_rows(s), stored_b_cols(s), "b");
   if (p.beta != 0.0f || !p.c.empty()) dims(p.c, s.m, s.n, "c");  // never read with beta = 0: it may be empty
   for (std::size_t i = 0; i < p.verified_rows.size(); ++i)
     if (p.verified_rows[i] < 0 || p.verified_rows[i] >= s.m)
@@ -143,16 +143,17 @@ Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint6
     }
     return MatrixF::random(rows, cols, operand_seed);
   };
-  p.a = draw(shape.m, shape.k, 1);
-  p.b = draw(shape.k, shape.n, 2);
+  // Stored as the layout says: a transposed operand is drawn in its stored shape, not transposed from another.
+  p.a = draw(stored_a_rows(shape), stored_a_cols(shape), 1);
+  p.b = draw(stored_b_rows(shape), stored_b_cols(shape), 2);
   if (!verified_on_sample(shape, options)) {
     p.c = draw(shape.m, shape.n, 3);
-    p.reference = compute_reference(alpha, p.a, p.b, beta, p.c);
+    p.reference = compute_reference(alpha, p.a, p.b, beta, p.c, shape.layout);
     return p;
   }
   if (beta != 0.0f) p.c = draw(shape.m, shape.n, 3);  // never read with beta = 0: no memory for it
   p.verified_rows = sampled_rows(shape.m);
-  p.reference = compute_reference_rows(alpha, p.a, p.b, beta, p.c, p.verified_rows);
+  p.reference = compute_reference_rows(alpha, p.a, p.b, beta, p.c, p.verified_rows, shape.layout);
   return p;
 }
 

@@ -69,16 +69,22 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   cpu(describe("cpu/loop-jki", "004 loop order jki", "inner loop walks columns of A and C: stride K and N"), cpu::gemm_loop_jki);
   cpu(describe("cpu/loop-kij", "004 loop order kij", "rank-1 updates, inner loop along rows of B and C"), cpu::gemm_loop_kij);
   cpu(describe("cpu/loop-kji", "004 loop order kji", "rank-1 updates, inner loop down columns of A and C"), cpu::gemm_loop_kji);
-  cpu(describe("cpu/blis", "BLIS-style step beyond the seeds",
-               "packed panels, five blocking loops, a register micro-kernel picked by what the CPU reports; "
-               "threads take each k block's work in units as they finish"),
+  // The rows that take every layout: the packing absorbs a transpose (cpu/blis), or the library does.
+  auto every_layout = [](BackendInfo info) {
+    info.all_layouts = true;
+    return info;
+  };
+  cpu(every_layout(describe("cpu/blis", "BLIS-style step beyond the seeds",
+                            "packed panels, five blocking loops, a register micro-kernel picked by what the CPU "
+                            "reports; threads take each k block's work in units as they finish")),
       cpu::gemm_blis);
-  cpu(describe("cpu/openblas", "vendor (003/004 baselines)", "OpenBLAS cblas_sgemm", Precision::fp32, true),
+  cpu(every_layout(describe("cpu/openblas", "vendor (003/004 baselines)", "OpenBLAS cblas_sgemm", Precision::fp32, true)),
       cpu::gemm_openblas);
   // The other CPU vendor libraries, each from a plugin of its own (src/cpu/vendors/); unavailable where not built.
   auto cpu_vendor = [&](cpu::vendors::Vendor v, const char* idea) {
     BackendInfo info = describe(cpu::vendors::row_name(v), "vendor library (beside the 003/004 baseline)", idea);
     info.vendor_library = true;
+    info.all_layouts = true;
     list.push_back(cpu::vendors::make_backend(v, std::move(info)));
   };
   cpu_vendor(cpu::vendors::Vendor::blis,

@@ -13,7 +13,9 @@ namespace {
 using json = nlohmann::ordered_json;
 
 std::string benchmark_name(const BenchmarkResult& r) {
-  std::string name = r.backend.name + "/" + to_string(r.shape);
+  const GemmShape& s = r.shape;
+  std::string name = r.backend.name + "/" + std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+  if (s.layout != Layout::nn) name += "/" + to_string(s.layout);
   if (r.alpha != 1.0f || r.beta != 0.0f) name += "/alpha:" + format("%g", r.alpha) + "/beta:" + format("%g", r.beta);
   return name;
 }

@@ -8,7 +8,8 @@
 
 namespace matcompare {
 
-// One benchmark per result, named "BACKEND/MxNxK" (with "/alpha:A/beta:B" unless α = 1 and β = 0), its real_time
+// One benchmark per result, named "BACKEND/MxNxK" (with "/TN" for a layout other than NN, and "/alpha:A/beta:B"
+// unless α = 1 and β = 0), its real_time
 // the compute-only median in microseconds. Google Benchmark's cpu_time is the host CPU time of the thread; we time
 // devices, so cpu_time repeats real_time (its tools need both). Unavailable and failed rows are error_occurred with
 // their reason, as Google Benchmark writes a benchmark that reported an error. Our own figures ride along as

@@ -158,7 +158,7 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
     }
     case Format::csv: {
       // Columns in the spirit of the CUTLASS profiler's CSV.
-      out << "backend,device,precision,m,n,k,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
+      out << "backend,device,precision,m,n,k,layout,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
              "vs_precision_vendor,vs_best_vendor,best_vendor,devices,speedup,efficiency,"
              "max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,reason\n";
       for (const auto& r : results) {
@@ -167,7 +167,8 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
         std::string disposition = r.status == Status::ok ? "passed" : to_string(r.status);
         out << csv_field(r.backend.name) << ',' << to_string(r.backend.device) << ','
             << to_string(r.backend.precision) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ','
-            << r.alpha << ',' << r.beta << ',' << num("median_ms") << ',' << num("total_ms") << ',' << num("gflops")
+            << to_string(r.shape.layout) << ',' << r.alpha << ',' << r.beta << ',' << num("median_ms") << ','
+            << num("total_ms") << ',' << num("gflops")
             << ',' << num("vs_vendor") << ',' << num("vs_vendor_q1") << ',' << num("vs_vendor_q3") << ','
             << num("vs_precision_vendor") << ',' << num("vs_best_vendor") << ','
             << csv_field(j["best_vendor"].is_null() ? std::string() : j["best_vendor"].get<std::string>()) << ','

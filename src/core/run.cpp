@@ -91,7 +91,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     // Planning: a few-row trial of every row says what its full measurement would cost.
     std::map<const Backend*, Trial> trials;
     for (const Backend* b : order) {
-      if (!b->availability().available) continue;
+      if (!b->availability(shape.layout).available) continue;
       report(b->info().name, shape, true, 0);
       try {
         trials[b] = trial_run(*b, problem, options);

@@ -45,9 +45,9 @@ Trial trial_run(const Backend& backend, const Problem& p, const BenchmarkOptions
   std::int64_t previous_rows = 0;
   while (true) {
     const auto setting_up = Clock::now();
-    auto ws = backend.prepare(GemmShape{rows, s.n, s.k});
+    auto ws = backend.prepare(GemmShape{rows, s.n, s.k, s.layout});
     // Named, not temporaries: a host-resident workspace keeps references to its inputs.
-    const MatrixF a_part = rows == s.m ? MatrixF() : first_rows(p.a, rows);
+    const MatrixF a_part = rows == s.m ? MatrixF() : leading_rows_of_a(p.a, s.layout, rows);
     ws->upload(rows == s.m ? p.a : a_part, p.b);
     const MatrixF c_part = rows == s.m || p.beta == 0.0f ? MatrixF() : first_rows(p.c, rows);
     if (p.beta != 0.0f) ws->set_output(rows == s.m ? p.c : c_part);

@@ -26,7 +26,8 @@ class SteadyStopwatch final : public Stopwatch {
 class CpuWorkspace final : public Workspace {
  public:
   CpuWorkspace(const GemmShape& s, CpuKernel kernel)
-      : shape_(s), kernel_(kernel), a_(s.m, s.k), b_(s.k, s.n), c_(s.m, s.n) {}
+      : shape_(s), kernel_(kernel), a_(stored_a_rows(s), stored_a_cols(s)), b_(stored_b_rows(s), stored_b_cols(s)),
+        c_(s.m, s.n) {}
 
   void upload(const MatrixF& a, const MatrixF& b) override {
     copy_into(a_, a, "A");
@@ -37,8 +38,9 @@ class CpuWorkspace final : public Workspace {
     std::fill(c_.data(), c_.data() + c_.size(), std::numeric_limits<float>::quiet_NaN());
   }
   void compute(float alpha, float beta) override {
-    kernel_(HostGemm{shape_.m, shape_.n, shape_.k, alpha, beta, a_.data(), shape_.k, b_.data(), shape_.n,
-                     c_.data(), shape_.n});
+    kernel_(HostGemm{shape_.m, shape_.n, shape_.k, alpha, beta, a_.data(), std::int64_t(a_.cols()), b_.data(),
+                     std::int64_t(b_.cols()), c_.data(), shape_.n, a_transposed(shape_.layout),
+                     b_transposed(shape_.layout)});
   }
   void download(MatrixF& c) override { copy_into(c, c_, "C"); }
   void download_rows(const std::vector<std::int64_t>& rows, const GemmShape& shape, MatrixF& out) override {
@@ -71,6 +73,7 @@ class CpuBackend final : public Backend {
   Availability availability() const override { return {true, ""}; }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
     if (shape.m < 1 || shape.n < 1 || shape.k < 1) throw std::invalid_argument("gemm needs M, N, K >= 1");
+    check_layout(info_, shape);
     return std::make_unique<CpuWorkspace>(shape, kernel_);
   }
 

@@ -10,12 +10,14 @@ namespace matcompare::cpu {
 struct HostGemm {
   std::int64_t m, n, k;
   float alpha, beta;
-  const float* a;  // M×K, row stride lda
+  const float* a;  // op(A) M×K: A stored M×K, or K×M where trans_a; row stride lda as stored
   std::int64_t lda;
-  const float* b;  // K×N, row stride ldb
+  const float* b;  // op(B) K×N: B stored K×N, or N×K where trans_b; row stride ldb as stored
   std::int64_t ldb;
   float* c;        // M×N, row stride ldc; not read when beta == 0
   std::int64_t ldc;
+  // Set only for the rows whose BackendInfo::all_layouts is true: the harness never hands the others a transpose.
+  bool trans_a = false, trans_b = false;
 };
 
 using CpuKernel = void (*)(const HostGemm&);

@@ -112,6 +112,22 @@ def test_deterministic_and_complete(tmp):
     check("seed 000 uses its own shape", "shape 2048x2048x1024, the seed's own" in first)
 
 
+def test_layouts_are_shapes_of_their_own(tmp):
+    """A transposed run of a shape is its own column, labelled with its layout; NN keeps the plain label."""
+    rows = [dict(VALID_ROW, backend="cpu/blis", vs_vendor=1.1), dict(VALID_ROW, backend="cpu/blis", layout="TN",
+                                                                      median_ms=2.0, gflops=1.0, vs_vendor=0.9)]
+    path = os.path.join(tmp, "layouts.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document(rows=rows), handle)
+    text = make_report([path], os.path.join(tmp, "layouts"))
+    if text is None:
+        return
+    overview = section(text, "## 2. Overview", "## 3. Seeds")
+    check("the NN run keeps its plain label and the TN run has a column of its own", "| 8 | 8 TN |" in overview,
+          overview[:600])
+    check("each column holds its own run", "| 2.00 (1.10×) | 1.00 (0.90×) |" in overview, overview[:600])
+
+
 def test_merge_keeps_newer_file(tmp):
     """A second file from the same machine merges into it; its rows win when it is newer."""
     gpu = load(FIXTURES[1])
@@ -277,6 +293,7 @@ BAD_FILES = [
     ("size beyond the CLI's", document_bytes(m=2**31),
      "results[0].m must be an integer from 1 to 2147483647 but is a number (2147483648)"),
     ("unknown status", document_bytes(status="great"), "results[0].status must be one of"),
+    ("unknown layout", document_bytes(layout="XY"), "results[0].layout must be one of NN, NT, TN, TT"),
     ("ok row without time", document_bytes(median_ms=None), "results[0].median_ms (status ok)"),
     ("estimate without its rows", document_bytes(status="estimated"),
      "results[0].estimate_rows (status estimated) must be a positive integer but is missing"),
@@ -1198,6 +1215,7 @@ def test_modules_alone(tmp):
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_deterministic_and_complete(tmp)
+        test_layouts_are_shapes_of_their_own(tmp)
         test_merge_keeps_newer_file(tmp)
         test_machines_told_apart_by_caches(tmp)
         test_estimates_and_seed_values(tmp)

@@ -154,6 +154,9 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   AlignedFloats packed_a(panels * mr * kc_max);
   const float* const a = g.a;
   const float* const b = g.b;
+  // Where op(A)'s element (i, p) and op(B)'s (p, j) start: the packing reads a transposed operand as it is stored.
+  auto a_at = [&](std::int64_t i, std::int64_t p) { return g.trans_a ? a + p * g.lda + i : a + i * g.lda + p; };
+  auto b_at = [&](std::int64_t p, std::int64_t j) { return g.trans_b ? b + j * g.ldb + p : b + p * g.ldb + j; };
 
   SpinBarrier barrier;
   std::atomic<std::int64_t> next_unit{0};
@@ -184,13 +187,13 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
           const std::int64_t b_panels = (nc + nr - 1) / nr;
           const std::int64_t first = b_panels * thread / team * nr, last = b_panels * (thread + 1) / team * nr;
           if (first < last)
-            pack_b_block(nr, kc, std::min(last, nc) - first, b + pc * g.ldb + jc + first, g.ldb,
+            pack_b_block(nr, kc, std::min(last, nc) - first, b_at(pc, jc + first), g.ldb, g.trans_b,
                          packed_b.p + first * kc);
         }
         if (!pack_a_in_units) {
 #pragma omp for schedule(static) nowait
           for (std::int64_t ir = 0; ir < g.m; ir += mr)
-            pack_a_block(mr, std::min<std::int64_t>(mr, g.m - ir), kc, a + ir * g.lda + pc, g.lda, g.alpha,
+            pack_a_block(mr, std::min<std::int64_t>(mr, g.m - ir), kc, a_at(ir, pc), g.lda, g.trans_a, g.alpha,
                          packed_a.p + ir * kc);
         }
         barrier.wait();
@@ -202,7 +205,8 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
           const std::int64_t ir = unit % grid.row_blocks * grid.unit_panels * mr;
           const std::int64_t jr = unit / grid.row_blocks * grid.unit_b_panels * nr;  // both inside: unit_grid
           const std::int64_t rows = std::min(grid.unit_panels * mr, g.m - ir);
-          if (pack_a_in_units) pack_a_block(mr, rows, kc, a + ir * g.lda + pc, g.lda, g.alpha, packed_a.p + ir * kc);
+          if (pack_a_in_units)
+            pack_a_block(mr, rows, kc, a_at(ir, pc), g.lda, g.trans_a, g.alpha, packed_a.p + ir * kc);
           macro_kernel(kernel, rows, std::min(grid.unit_b_panels * nr, nc - jr), kc, block.nb, packed_a.p + ir * kc,
                        packed_b.p + jr * kc, g.c + ir * g.ldc + jc + jr, g.ldc, beta);
         }

@@ -65,10 +65,61 @@ void copy_rows_to_panels(std::int64_t p0, std::int64_t p1, std::int64_t panels, 
       std::memcpy(packed + j * panel_floats + p * NR, b + p * ldb + j * NR, NR * sizeof(float));
 }
 
+// One micro-panel of a transposed A (element (i, p) at a[p*lda + i]): each k step's rows are contiguous already.
+void pack_transposed_a_panel(int mr, std::int64_t rows, std::int64_t kc, const float* a, std::int64_t lda,
+                             float alpha, float* packed) {
+  for (std::int64_t p = 0; p < kc; ++p) {
+    const float* column = a + p * lda;
+    for (std::int64_t i = 0; i < rows; ++i) packed[p * mr + i] = alpha * column[i];
+    for (std::int64_t i = rows; i < mr; ++i) packed[p * mr + i] = 0.0f;
+  }
+}
+
+// The panels of a transposed B (element (p, j) at b[j*ldb + p]): each of a panel's columns is a contiguous run of B.
+// Four columns and four k steps at a time make a 4 x 4 block, transposed in registers (as A's panels are packed), so
+// a k step's four floats leave in one store; one float at a time, strided, cost cpu/blis 7-10% at 2048 (bench/NOTES.md,
+// "Layouts on the CPU"). Columns past nc are zero.
+void pack_transposed_b(int nr, std::int64_t kc, std::int64_t nc, const float* b, std::int64_t ldb, float* packed) {
+  const std::int64_t panel_floats = kc * nr;
+  for (std::int64_t j0 = 0; j0 < nc; j0 += nr) {
+    float* panel = packed + j0 / nr * panel_floats;
+    const std::int64_t cols = std::min<std::int64_t>(nr, nc - j0);
+    std::int64_t j = 0;
+#if defined(__SSE2__)
+    const std::int64_t k4 = kc / 4 * 4;
+    for (; j + 4 <= cols; j += 4) {
+      const float* c0 = b + (j0 + j) * ldb;
+      for (std::int64_t p = 0; p < k4; p += 4) {
+        __m128 r0 = _mm_loadu_ps(c0 + p), r1 = _mm_loadu_ps(c0 + ldb + p);
+        __m128 r2 = _mm_loadu_ps(c0 + 2 * ldb + p), r3 = _mm_loadu_ps(c0 + 3 * ldb + p);
+        _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+        _mm_storeu_ps(panel + (p + 0) * nr + j, r0);
+        _mm_storeu_ps(panel + (p + 1) * nr + j, r1);
+        _mm_storeu_ps(panel + (p + 2) * nr + j, r2);
+        _mm_storeu_ps(panel + (p + 3) * nr + j, r3);
+      }
+      for (std::int64_t p = k4; p < kc; ++p)
+        for (int q = 0; q < 4; ++q) panel[p * nr + j + q] = c0[q * ldb + p];
+    }
+#endif
+    for (; j < cols; ++j) {
+      const float* column = b + (j0 + j) * ldb;
+      for (std::int64_t p = 0; p < kc; ++p) panel[p * nr + j] = column[p];
+    }
+    for (j = cols; j < nr; ++j)
+      for (std::int64_t p = 0; p < kc; ++p) panel[p * nr + j] = 0.0f;
+  }
+}
+
 }  // namespace
 
-void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, float alpha,
-                  float* packed) {
+void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std::int64_t lda, bool transposed,
+                  float alpha, float* packed) {
+  if (transposed) {
+    for (std::int64_t ir = 0; ir < mc; ir += mr)
+      pack_transposed_a_panel(mr, std::min<std::int64_t>(mr, mc - ir), kc, a + ir, lda, alpha, packed + ir * kc);
+    return;
+  }
   for (std::int64_t ir = 0; ir < mc; ir += mr) {
     const std::int64_t rows = std::min<std::int64_t>(mr, mc - ir);
     if (rows == 12 && mr == 12)
@@ -80,7 +131,12 @@ void pack_a_block(int mr, std::int64_t mc, std::int64_t kc, const float* a, std:
   }
 }
 
-void pack_b_block(int nr, std::int64_t kc, std::int64_t nc, const float* b, std::int64_t ldb, float* packed) {
+void pack_b_block(int nr, std::int64_t kc, std::int64_t nc, const float* b, std::int64_t ldb, bool transposed,
+                  float* packed) {
+  if (transposed) {
+    pack_transposed_b(nr, kc, nc, b, ldb, packed);
+    return;
+  }
   const std::int64_t full = nc / nr, rest = nc - full * nr, panel_floats = kc * nr;
   // kRowGroup rows at a time, panel by panel: the writes go to one place at a time while the rows are read as
   // streams. Row by row across all panels wrote each row to every panel, 96 KiB apart (KC 768), and read about half

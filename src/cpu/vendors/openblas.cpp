@@ -9,8 +9,9 @@
 namespace matcompare::cpu {
 
 void gemm_openblas(const HostGemm& g) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, blasint(g.m), blasint(g.n), blasint(g.k), g.alpha, g.a,
-              blasint(g.lda), g.b, blasint(g.ldb), g.beta, g.c, blasint(g.ldc));
+  cblas_sgemm(CblasRowMajor, g.trans_a ? CblasTrans : CblasNoTrans, g.trans_b ? CblasTrans : CblasNoTrans,
+              blasint(g.m), blasint(g.n), blasint(g.k), g.alpha, g.a, blasint(g.lda), g.b, blasint(g.ldb), g.beta, g.c,
+              blasint(g.ldc));
 }
 
 namespace vendors {

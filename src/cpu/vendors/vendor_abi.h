@@ -17,16 +17,17 @@
 extern "C" {
 #endif
 
-#define MATCOMPARE_VENDOR_ABI_VERSION 1
+#define MATCOMPARE_VENDOR_ABI_VERSION 2
 #define MATCOMPARE_VENDOR_ENTRY "matcompare_vendor_plugin_v1"
 
 typedef struct matcompare_vendor_api {
   int abi_version; /* MATCOMPARE_VENDOR_ABI_VERSION */
   const char* library; /* "BLIS", "oneMKL" */
-  /* C = alpha*A*B + beta*C on row-major A (m x k, row stride lda), B (k x n, ldb), C (m x n, ldc); C is not read
-   * when beta == 0. Returns NULL, or why the call was refused (nothing computed). */
-  const char* (*sgemm)(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
-                       int64_t ldb, float beta, float* c, int64_t ldc);
+  /* C = alpha*op(A)*op(B) + beta*C on row-major A (m x k, row stride lda; stored k x m where trans_a is non-zero),
+   * B (k x n, ldb; stored n x k where trans_b), C (m x n, ldc); C is not read when beta == 0. Returns NULL, or why
+   * the call was refused (nothing computed). Version 2 added trans_a and trans_b. */
+  const char* (*sgemm)(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                       int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
   void (*set_threads)(int threads); /* the library's own thread count, >= 1 */
   int (*threads)(void);             /* the count its next call will use */
   const char* (*version)(void);     /* the library's own version string */

@@ -44,7 +44,8 @@ template <Vendor V>
 void gemm_through_plugin(const HostGemm& g) {
   const Plugin& p = plugin(V);
   if (!p.api) throw std::runtime_error(std::string(row_name(V)) + ": " + p.reason);
-  if (const char* refused = p.api->sgemm(g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb, g.beta, g.c, g.ldc))
+  if (const char* refused = p.api->sgemm(g.trans_a, g.trans_b, g.m, g.n, g.k, g.alpha, g.a, g.lda, g.b, g.ldb,
+                                         g.beta, g.c, g.ldc))
     throw std::runtime_error(std::string(row_name(V)) + ": " + refused);
 }
 

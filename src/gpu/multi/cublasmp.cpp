@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "../../core/workspace_checks.hpp"
 #include "../runtime/gpu_runtime.hpp"
 #include "mp_workspace.hpp"
 #include "multi_gpu.hpp"
@@ -60,6 +61,7 @@ class CublasMpBackend final : public Backend {
     return {why.empty(), why};
   }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
+    check_layout(info(), shape);
     const std::string worker = find_worker();
     if (worker.empty()) throw std::runtime_error(why_unavailable());
     return make_mp_workspace(worker, multi_devices(), shape);

@@ -112,6 +112,7 @@ class CublasXtBackend final : public Backend {
   }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
     if (shape.m < 1 || shape.n < 1 || shape.k < 1) throw std::invalid_argument("gemm needs M, N, K >= 1");
+    check_layout(info(), shape);
     return std::make_unique<CublasXtWorkspace>(shape);
   }
 

@@ -239,6 +239,7 @@ class GpuBackend final : public Backend {
   }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
     if (shape.m < 1 || shape.n < 1 || shape.k < 1) throw std::invalid_argument("gemm needs M, N, K >= 1");
+    check_layout(info(), shape);
     constexpr std::int64_t kMaxExtent = (1ll << 31) - 1024;
     if (shape.m > kMaxExtent || shape.n > kMaxExtent || shape.k > kMaxExtent)
       throw ResourceLimit("GPU backends take M, N, K up to " + std::to_string(kMaxExtent));

@@ -12,10 +12,11 @@ namespace {
 // The one GEMM the plugin calls; gemm_library() reports the file it lives in.
 const auto gemm = &bli_sgemm;
 
-const char* sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
-                  int64_t ldb, float beta, float* c, int64_t ldc) {
-  // bli_sgemm treats beta == 0 as "overwrite C": C is not read.
-  gemm(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, dim_t(m), dim_t(n), dim_t(k), &alpha, const_cast<float*>(a), inc_t(lda), 1,
+const char* sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                  int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  // bli_sgemm treats beta == 0 as "overwrite C": C is not read. A transposed operand is described as stored (its
+  // row stride its own width) and BLIS transposes it.
+  gemm(trans_a ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE, trans_b ? BLIS_TRANSPOSE : BLIS_NO_TRANSPOSE, dim_t(m), dim_t(n), dim_t(k), &alpha, const_cast<float*>(a), inc_t(lda), 1,
        const_cast<float*>(b), inc_t(ldb), 1, &beta, c, inc_t(ldc), 1);
   return nullptr;
 }

@@ -14,13 +14,13 @@ namespace {
 // The one GEMM the plugin calls, bound inside the plugin at link time; gemm_library() reports the file it lives in.
 const auto gemm = &cblas_sgemm;
 
-const char* sgemm(int64_t m, int64_t n, int64_t k, float alpha, const float* a, int64_t lda, const float* b,
-                  int64_t ldb, float beta, float* c, int64_t ldc) {
+const char* sgemm(int trans_a, int trans_b, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+                  int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   if (m > INT_MAX || n > INT_MAX || k > INT_MAX || lda > INT_MAX || ldb > INT_MAX || ldc > INT_MAX)
     return "oneMKL's LP64 interface takes dimensions and strides below 2^31";
   // MKL's cblas_sgemm: with beta == 0, C is not read (BLAS convention).
-  gemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, MKL_INT(m), MKL_INT(n), MKL_INT(k), alpha, a, MKL_INT(lda),
-              b, MKL_INT(ldb), beta, c, MKL_INT(ldc));
+  gemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, MKL_INT(m),
+       MKL_INT(n), MKL_INT(k), alpha, a, MKL_INT(lda), b, MKL_INT(ldb), beta, c, MKL_INT(ldc));
   return nullptr;
 }
 
