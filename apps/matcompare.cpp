@@ -30,6 +30,12 @@
 #ifndef MATCOMPARE_INSTALLED_REPORT_SCRIPT
 #define MATCOMPARE_INSTALLED_REPORT_SCRIPT ""
 #endif
+#ifndef MATCOMPARE_SOURCE_SUITES
+#define MATCOMPARE_SOURCE_SUITES ""
+#endif
+#ifndef MATCOMPARE_INSTALLED_SUITES
+#define MATCOMPARE_INSTALLED_SUITES ""
+#endif
 
 // Standard descriptors and signal handlers before the shared libraries' constructors (OpenBLAS starts its threads
 // there): a Ctrl-C from the process's first moments prints its line. The sanitizers' runtimes start later, as
@@ -123,6 +129,31 @@ void refuse_given(const std::vector<const CLI::Option*>& options, const std::str
     if (option->count() > 0) fail(option->get_name() + " does nothing with " + with);
 }
 
+// The shipped suites: installed beside the report generator, else in the source tree this binary was built from.
+std::string suites_folder() {
+  for (const char* folder : {MATCOMPARE_INSTALLED_SUITES, MATCOMPARE_SOURCE_SUITES})
+    if (folder[0] != '\0' && access(folder, R_OK | X_OK) == 0) return folder;
+  throw std::invalid_argument("no suites folder found (looked in '" + std::string(MATCOMPARE_INSTALLED_SUITES) +
+                              "' and '" + MATCOMPARE_SOURCE_SUITES + "')");
+}
+
+matcompare::Suite shipped_suite(const std::string& name) {
+  const bool plain = !name.empty() && name.find('/') == std::string::npos && name[0] != '.';
+  const std::string folder = suites_folder();
+  if (plain && access((folder + "/" + name + ".txt").c_str(), R_OK) == 0)
+    return matcompare::read_suite(folder + "/" + name + ".txt");
+  std::string known;
+  for (const auto& suite : matcompare::suites_in(folder)) known += (known.empty() ? "" : ", ") + suite.name;
+  throw std::invalid_argument("--suite: no suite '" + name + "' (matcompare --list-suites shows them: " + known + ")");
+}
+
+std::string suite_list() {
+  std::ostringstream text;
+  for (const auto& suite : matcompare::suites_in(suites_folder()))
+    text << suite.name << "  " << suite.shapes.size() << " problems  " << suite.title << "\n";
+  return text.str();
+}
+
 [[noreturn]] void run_report(const std::vector<std::string>& files, const std::string& out_dir) {
   std::string python, script;
   try {
@@ -166,19 +197,31 @@ int main(int argc, char** argv, char** envp) {
   std::vector<const CLI::Option*> measuring;
   // The options --list takes as well.
   std::vector<const CLI::Option*> listing;
-  measuring.push_back(app.add_option("--size,--sizes", sizes,
-                 "square sizes: a list and/or ranges, e.g. 2048 or 512,1024 or 512:2560:512 (default 1024)")->check(kNonEmpty));
-  measuring.push_back(app.add_option("--m", ms, "rows of A and C (list or range; a single value applies to every shape)")->check(kNonEmpty));
-  measuring.push_back(app.add_option("--n", ns, "columns of B and C (list or range)")->check(kNonEmpty));
-  measuring.push_back(app.add_option("--k", ks, "columns of A, rows of B (list or range)")->check(kNonEmpty));
+  const CLI::Option* size_option = app.add_option("--size,--sizes", sizes,
+                 "square sizes: a list and/or ranges, e.g. 2048 or 512,1024 or 512:2560:512 (default 1024)")->check(kNonEmpty);
+  measuring.push_back(size_option);
+  const CLI::Option* m_option = app.add_option("--m", ms, "rows of A and C (list or range; a single value applies to every shape)")->check(kNonEmpty);
+  const CLI::Option* n_option = app.add_option("--n", ns, "columns of B and C (list or range)")->check(kNonEmpty);
+  const CLI::Option* k_option = app.add_option("--k", ks, "columns of A, rows of B (list or range)")->check(kNonEmpty);
+  measuring.insert(measuring.end(), {m_option, n_option, k_option});
   std::string layouts_text = "NN";
-  measuring.push_back(app.add_option("--layout", layouts_text,
+  const CLI::Option* layout_option = app.add_option("--layout", layouts_text,
                  "which operands are stored transposed: NN (default), NT, TN, TT (op(A) then op(B), row-major); "
-                 "a list runs every shape in each")->check(kNonEmpty));
+                 "a list runs every shape in each")->check(kNonEmpty);
+  measuring.push_back(layout_option);
   listing.push_back(app.add_flag("--all", all, "run every backend (the default when no --filter is given)"));
   listing.push_back(app.add_option("--filter", filter, "backends whose name contains a pattern; comma-separated, '*' wildcards")
       ->check(kNonEmpty));
   app.add_flag("--list", list, "list the backends (with --filter, the matching ones) and exit");
+  bool list_suites = false;
+  app.add_flag("--list-suites", list_suites, "list the shipped shape suites (--suite) and exit");
+  std::string suite_name, shapes_file;
+  const CLI::Option* suite_option = app.add_option("--suite", suite_name,
+      "run the shapes of a shipped suite (DeepBench's sets, transformer layers; --list-suites)")->check(kNonEmpty);
+  const CLI::Option* shapes_option = app.add_option("--shapes", shapes_file,
+      "run the shapes listed in a file: one problem a line, M N K [LAYOUT [NAME]], # comments")->check(kNonEmpty);
+  measuring.push_back(suite_option);
+  measuring.push_back(shapes_option);
   measuring.push_back(app.add_option("--alpha", alpha, "alpha in C = alpha*A*B + beta*C (default 1)")->check(kFiniteFloat));
   measuring.push_back(app.add_option("--beta", beta, "beta in C = alpha*A*B + beta*C (default 0: C is not read)")->check(kFiniteFloat));
   measuring.push_back(app.add_option("--seed", seed, "seed of the random inputs (default 42)")->check(kSeed));
@@ -258,6 +301,23 @@ int main(int argc, char** argv, char** envp) {
     }
   }
   if (list) refuse_given(measuring, "--list");
+  if (list_suites) {
+    refuse_given(measuring, "--list-suites");
+    refuse_given(listing, "--list-suites");
+    if (list) fail("--list does nothing with --list-suites");
+    try {
+      print(suite_list());
+    } catch (const std::invalid_argument& e) {
+      fail(e.what());
+    }
+    return kExitOk;
+  }
+  // A suite's lines are its shapes: the options that make shapes would be ignored, so they are refused.
+  for (const CLI::Option* given : {suite_option, shapes_option})
+    if (given->count() > 0) {
+      refuse_given({size_option, m_option, n_option, k_option, layout_option}, given->get_name());
+      if (suite_option->count() > 0 && shapes_option->count() > 0) fail("--suite and --shapes exclude each other");
+    }
 
   ProgressBar bar(isatty(STDERR_FILENO) != 0);
   erase_progress_line_on_signal(isatty(STDERR_FILENO) != 0);
@@ -269,8 +329,12 @@ int main(int argc, char** argv, char** envp) {
     const auto backends = matcompare::select_backends(all ? "" : filter);
     if (backends.empty())
       throw std::invalid_argument("--filter '" + filter + "' matches no backend (matcompare --list shows them)");
-    const auto shapes =
-        list ? std::vector<matcompare::GemmShape>{} : with_layouts(parse_shapes(sizes, ms, ns, ks), layouts_text);
+    matcompare::Suite suite;
+    if (!list && suite_option->count() > 0) suite = shipped_suite(suite_name);
+    if (!list && shapes_option->count() > 0) suite = matcompare::read_suite(shapes_file);
+    std::vector<matcompare::GemmShape> shapes;
+    for (const auto& s : suite.shapes) shapes.push_back(s.shape);
+    if (!list && suite.shapes.empty()) shapes = with_layouts(parse_shapes(sizes, ms, ns, ks), layouts_text);
     if (!list) options.budget_s = matcompare::run_budget_s(options, shapes.size());  // the context records what was used
     OutputFile output(out_file);  // an unwritable --out fails now, not after the run
     if (devices_option->count() > 0) matcompare::select_gpus(matcompare::parse_device_list(devices, matcompare::gpu_count()));
@@ -302,7 +366,11 @@ int main(int argc, char** argv, char** envp) {
                 << " would be faster): cpu/openblas and every CPU x vendor reflect that; unset it to compare with "
                    "OpenBLAS at its best"
                 << std::endl;
-    const auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
+    auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
+    context.suite_name = suite.name;
+    context.suite_title = suite.title;
+    context.suite_path = suite.path;
+    context.suite_shapes = suite.shapes;
     std::ostringstream text;
     matcompare::write_results(text, format, context, results);
     output.commit(text.str());

@@ -22,6 +22,7 @@ if(MATCOMPARE_VENDOR_PREBUILT_FILES)
 endif()
 install(DIRECTORY include/matcompare DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES report/make_report.py DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare)
+install(DIRECTORY suites/ DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare/suites FILES_MATCHING PATTERN "*.txt")
 install(DIRECTORY report/matcompare_report DESTINATION ${CMAKE_INSTALL_DATADIR}/matcompare
         FILES_MATCHING PATTERN "*.py")
 install(EXPORT matcompareTargets NAMESPACE matcompare::

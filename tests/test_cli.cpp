@@ -140,6 +140,42 @@ TEST_CASE("--values draws the inputs from seed 003's range and the JSON context 
   CHECK(nlohmann::json::parse(plain.out)["context"]["input_values"] == "uniform");
 }
 
+TEST_CASE("--shapes runs a list's problems in their layouts, and the JSON context names the list and each problem") {
+  const fs::path folder = empty_folder("cli_shapes");
+  std::ofstream(folder / "layers.txt") << "# layers: two of them\n9 17 33 NT qkv T=9\n\n5 7 11 tt\n";
+  const Outcome o = run_cli("--shapes " + (folder / "layers.txt").string() + " --filter cpu/blis,cpu/tiling --alpha 0.5 "
+                            "--beta 2 --format json" + kQuick);
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  const auto j = nlohmann::json::parse(o.out);
+  const auto& suite = j["context"]["suite"];
+  CHECK(suite["name"] == "layers");
+  CHECK(suite["title"] == "two of them");
+  REQUIRE(suite["shapes"].size() == 2);
+  CHECK(suite["shapes"][0]["name"] == "qkv T=9");
+  CHECK(suite["shapes"][1]["layout"] == "TT");
+  int blis = 0;
+  for (const auto& r : j["results"]) {
+    CAPTURE(r["backend"]);
+    const bool first = r["m"] == 9;
+    CHECK(r["layout"] == (first ? "NT" : "TT"));
+    if (r["backend"] == "cpu/tiling") CHECK(r["status"] == "unavailable");
+    if (r["backend"] == "cpu/blis") blis += r["passed"] == true;
+  }
+  CHECK(blis == 2);
+  // A run by sizes has no suite.
+  const Outcome plain = run_cli(std::string("--size 16 --filter cpu/gold --format json") + kQuick);
+  REQUIRE(plain.exit_code == 0);
+  CHECK_FALSE(nlohmann::json::parse(plain.out)["context"].contains("suite"));
+}
+
+TEST_CASE("--list-suites lists every shipped suite with its count and title") {
+  const Outcome o = run_cli(std::string("--list-suites"));
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  CHECK(count_lines(o.out) == 7);
+  CHECK(o.out.find("deepbench-training  160 problems  DeepBench's GEMM training set") != std::string::npos);
+  CHECK(o.out.find("llama-3.1-70b-prefill  15 problems") != std::string::npos);
+}
+
 TEST_CASE("--budget: a run that cannot measure every row in full still gives each a figure, estimates labelled") {
   const Outcome o = run_cli("--size 384 --filter cpu/ --budget 2 --format json");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);

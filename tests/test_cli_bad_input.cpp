@@ -49,6 +49,8 @@ fs::path inputs_folder() {
     const fs::path f = empty_folder("cli_bad_input_inputs");
     std::ofstream(f / "run.json") << R"({"context": {}, "results": []})";
     std::ofstream(f / "empty.py");
+    std::ofstream(f / "shapes.txt") << "64 32 16 NT\n";
+    std::ofstream(f / "bad_shapes.txt") << "64 32 16\n17 33 x\n";
     return f;
   }();
   return folder;
@@ -169,6 +171,14 @@ std::vector<Case> bad_input_cases() {
   add(long_run_with("--layout", ""), {"--layout"});
   add(words("--list --layout TN"), {"--layout", "--list"});
   add(words("--list --format gbench"), {"gbench", "--list"});
+  add(words("--suite no-such-suite"), {"--suite", "no-such-suite", "--list-suites"});
+  add(words("--suite deepbench-training --size 64"), {"--size does nothing with --suite"});
+  add(words("--shapes {inputs}/shapes.txt --layout TN"), {"--layout does nothing with --shapes"});
+  add(words("--suite deepbench-training --shapes {inputs}/shapes.txt"), {"exclude each other"});
+  add(words("--shapes {inputs}/bad_shapes.txt"), {"bad_shapes.txt:2:", "K 'x'"});
+  add(words("--shapes {inputs}/no_such.txt"), {"cannot read the shape list"});
+  add(words("--list-suites --size 64"), {"--size does nothing with --list-suites"});
+  add(words("--list --suite deepbench-training"), {"--suite does nothing with --list"});
   for (const char* value : {"-1", "100000", "x"}) add(kLongRun + words("--threads") + words(value), {"--threads"});
   add(kLongRun + words("--repetitions 0"), {"--repetitions"});
   for (const char* value : {"nan", "1e40"}) add(kLongRun + words("--alpha") + words(value), {"--alpha"});

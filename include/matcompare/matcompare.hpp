@@ -8,3 +8,4 @@
 #include "matcompare/matrix.hpp"
 #include "matcompare/registry.hpp"
 #include "matcompare/reporters.hpp"
+#include "matcompare/suite.hpp"
