@@ -244,6 +244,33 @@ class Checker:
                 context[key] = self.text(f"context.{key}", context[key],
                                          MAX_NAME_CHARS if key in CONTEXT_NAME_FIELDS else MAX_TEXT_CHARS)
         self.vendors(context.get("vendors"))
+        self.suite(context.get("suite"))
+
+    def suite(self, suite):
+        """context.suite, the suite a run's shapes came from (runs by size have none): its name, title and problems."""
+        if suite is None:
+            return
+        if not isinstance(suite, dict):
+            self.refuse("context.suite", "an object or null", suite)
+        problems = suite.get("shapes")
+        if not isinstance(problems, list):
+            self.refuse("context.suite.shapes", "an array", problems, missing="shapes" not in suite)
+        if len(problems) > MAX_ROWS:
+            raise InputError(f"{shown(self.path)}: context.suite.shapes lists {len(problems)} problems; a file may list "
+                             f"at most {MAX_ROWS}")
+        for key in ("name", "title", "path"):
+            self.shown_value(suite, key, f"context.suite.{key}", MAX_NAME_CHARS if key == "name" else MAX_TEXT_CHARS)
+        for index, entry in enumerate(problems):
+            where = f"context.suite.shapes[{index}]"
+            if not isinstance(entry, dict):
+                self.refuse(where, "an object", entry)
+            for key in ("m", "n", "k"):
+                value = entry.get(key)
+                if not (isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_EXTENT):
+                    self.refuse(f"{where}.{key}", f"an integer from 1 to {MAX_EXTENT}", value, missing=key not in entry)
+            if entry.get("layout", "NN") not in LAYOUTS:
+                self.refuse(f"{where}.layout", "one of " + ", ".join(LAYOUTS), entry.get("layout"))
+            self.shown_value(entry, "name", f"{where}.name", MAX_TEXT_CHARS)
 
     def vendors(self, vendors):
         """context.vendors, the run's vendor libraries (older files have none): an array of objects."""

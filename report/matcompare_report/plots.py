@@ -13,6 +13,7 @@ from .markdown import code, fmt_ratio  # noqa: E402
 from .runs import gflops_of, is_estimate, is_ok, positive  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
 from .vendors import is_library  # noqa: E402
+from .workloads import plot_suites  # noqa: E402
 
 # The sizes that get a × vendor bar chart, each only when measured.
 BAR_CHART_SIZES = (2048, 4096)
@@ -208,6 +209,7 @@ def plot_machines(machines, out_dir):
             parts, left = plot_vs_vendor(machine, size, basis, out_dir)
             made += parts
             left_out += [(f"{basis.label} at {size}", left)] if left else []
+        made += plot_suites(machine, out_dir, plt, save_figure)
         parts, left = plot_scaling(machine, out_dir, plt, save_figure)
         made += parts
         left_out += [("scaling", [f"{b} on {d} GPU(s)" for b, d in left])] if left else []

@@ -128,6 +128,34 @@ def test_layouts_are_shapes_of_their_own(tmp):
     check("each column holds its own run", "| 2.00 (1.10×) | 1.00 (0.90×) |" in overview, overview[:600])
 
 
+def test_suite_section(tmp):
+    """A suite run: per problem the fastest own row against the best vendor, the geometric mean and the worst; a plot."""
+    def row(backend, m, ratio, library=False, layout="NN"):
+        return dict(VALID_ROW, backend=backend, m=m, n=8, k=8, layout=layout, precision="fp32", vs_best_vendor=ratio,
+                    best_vendor="cpu/openblas", vendor_library=library)
+    rows = [row("cpu/blis", 8, 0.5), row("cpu/tiling", 8, 0.25), row("cpu/openblas", 8, 1.0, library=True),
+            row("cpu/blis", 16, 2.0, layout="NT"), row("cpu/openblas", 16, 1.0, library=True, layout="NT")]
+    suite = {"name": "tiny", "title": "two problems", "shapes": [{"m": 8, "n": 8, "k": 8, "layout": "NN", "name": "first"},
+                                                               {"m": 16, "n": 8, "k": 8, "layout": "NT", "name": "second"}]}
+    path = os.path.join(tmp, "suite.json")
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(document(rows=rows, context={"hostname": "h", "suite": suite}), handle)
+    out = os.path.join(tmp, "suite_report")
+    text = make_report([path], out)
+    if text is None:
+        return
+    section_text = section(text, "## 2d. Suites", "## 3. Seeds")
+    check("the suite has its section", "suite `tiny`" in section_text and "two problems." in section_text, section_text)
+    check("each problem: the fastest own row and its ratio", "| 8 | first | 0.50× `blis` |" in section_text
+          and "| 16x8x8 NT | second | 2.00× `blis` |" in section_text, section_text)
+    check("the geometric mean over the problems", "**1.00×** over 2" in section_text, section_text)
+    check("the worst, with its row and problem", "**0.50×** `blis` at 8" in section_text, section_text)
+    check("a plot of the suite", os.path.exists(os.path.join(out, "m1-suite-tiny.png")) and "m1-suite-tiny.png" in text)
+    # A run by sizes has no suite section.
+    plain = make_report([FIXTURES[0]], os.path.join(tmp, "no_suite"))
+    check("no suite, no section", plain is not None and "## 2d. Suites" not in plain)
+
+
 def test_merge_keeps_newer_file(tmp):
     """A second file from the same machine merges into it; its rows win when it is newer."""
     gpu = load(FIXTURES[1])
@@ -294,6 +322,11 @@ BAD_FILES = [
      "results[0].m must be an integer from 1 to 2147483647 but is a number (2147483648)"),
     ("unknown status", document_bytes(status="great"), "results[0].status must be one of"),
     ("unknown layout", document_bytes(layout="XY"), "results[0].layout must be one of NN, NT, TN, TT"),
+    ("suite not an object", json.dumps(document(context={"suite": [1]})).encode(), "context.suite must be an object"),
+    ("suite problem of a bad size", json.dumps(document(context={"suite": {"name": "s", "shapes": [
+        {"m": "x", "n": 8, "k": 8}]}})).encode(), "context.suite.shapes[0].m must be an integer"),
+    ("suite problem of an unknown layout", json.dumps(document(context={"suite": {"name": "s", "shapes": [
+        {"m": 8, "n": 8, "k": 8, "layout": "QQ"}]}})).encode(), "context.suite.shapes[0].layout must be one of"),
     ("ok row without time", document_bytes(median_ms=None), "results[0].median_ms (status ok)"),
     ("estimate without its rows", document_bytes(status="estimated"),
      "results[0].estimate_rows (status estimated) must be a positive integer but is missing"),
@@ -1216,6 +1249,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         test_deterministic_and_complete(tmp)
         test_layouts_are_shapes_of_their_own(tmp)
+        test_suite_section(tmp)
         test_merge_keeps_newer_file(tmp)
         test_machines_told_apart_by_caches(tmp)
         test_estimates_and_seed_values(tmp)
