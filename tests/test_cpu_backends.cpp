@@ -82,6 +82,22 @@ TEST_CASE("cpu/blis is right on any team size and any cut of its work into units
   set_threads(0);
 }
 
+TEST_CASE("cpu/blis's few-rows path: every layout, column blocks cut anywhere, any team, alpha and beta") {
+  const Backend& blis = find_backend("cpu/blis");
+  // Up to kFewRows rows take the streaming path; one more takes the five loops. Columns around the 512-wide blocks,
+  // depths under and over the eight running sums of a transposed B.
+  for (int threads : {1, 2, 3}) {
+    set_threads(threads);
+    for (std::int64_t m : {std::int64_t(1), std::int64_t(2), cpu::blis::kFewRows, cpu::blis::kFewRows + 1})
+      for (std::int64_t n : {1, 511, 512, 513, 1300})
+        for (std::int64_t k : {1, 7, 300})
+          for (Layout layout : matcompare_test::all_layouts())
+            for (const auto& scaling : matcompare_test::scalings())
+              matcompare_test::check_against_reference(blis, {m, n, k, layout}, scaling);
+  }
+  set_threads(0);
+}
+
 TEST_CASE("the units of a k block cover it once, in blocks no longer than MC") {
   for (std::int64_t panels : {1, 5, 43, 171, 342})
     for (std::int64_t b_panels : {1, 3, 64, 128})

@@ -246,6 +246,11 @@ std::string configuration() {
 
 }  // namespace blis
 
-void gemm_blis(const HostGemm& g) { blis::gemm_with(g, blis::select_microkernel()); }
+void gemm_blis(const HostGemm& g) {
+  if (g.m <= blis::kFewRows)
+    blis::gemm_few_rows(g);
+  else
+    blis::gemm_with(g, blis::select_microkernel());
+}
 
 }  // namespace matcompare::cpu

@@ -1,0 +1,87 @@
+// gemm_few_rows: cpu/blis for a C of a few rows (a decode step's tokens, a matrix-vector product). The five loops
+// pack all of B for each column and k block, O(K·N) work that a C of M rows repays only M times: at M = 1 packing
+// costs as much as the product itself, and the register tile computes 12 rows for one. Here B is never packed:
+// it streams once, each element used for every row of C while it is in registers, and op(A)'s few rows sit in
+// a small contiguous copy. So the product runs at the speed B can be read (bench/NOTES.md, "Few rows").
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "blis.hpp"
+
+namespace matcompare::cpu::blis {
+namespace {
+
+// Columns of C a thread takes at a time: its accumulators (kFewRows x kColumns floats, 16 KiB) stay in L1, and each
+// row of B is read 2 KiB at a time, so the hardware prefetcher follows it.
+constexpr std::int64_t kColumns = 512;
+
+// C[:, j0 .. j0+width) for B stored K x N (row-major): each row of B is read once, for every row of C.
+void columns_untransposed_b(const HostGemm& g, const float* a_rows, std::int64_t j0, std::int64_t width,
+                            float (&acc)[kFewRows][kColumns]) {
+  for (std::int64_t p = 0; p < g.k; ++p) {
+    const float* b_row = g.b + p * g.ldb + j0;
+    for (std::int64_t i = 0; i < g.m; ++i) {
+      const float a = a_rows[i * g.k + p];
+      for (std::int64_t j = 0; j < width; ++j) acc[i][j] += a * b_row[j];
+    }
+  }
+}
+
+// The same for B stored N x K (the transpose): each column of op(B) is a contiguous row of B, dotted with each row of
+// A in eight running sums, so the compiler keeps the loop in vector registers without reordering a single sum.
+void columns_transposed_b(const HostGemm& g, const float* a_rows, std::int64_t j0, std::int64_t width,
+                          float (&acc)[kFewRows][kColumns]) {
+  constexpr int kLanes = 8;
+  for (std::int64_t j = 0; j < width; ++j) {
+    const float* b_col = g.b + (j0 + j) * g.ldb;
+    for (std::int64_t i = 0; i < g.m; ++i) {
+      const float* a = a_rows + i * g.k;
+      float lanes[kLanes] = {};
+      std::int64_t p = 0;
+      for (; p + kLanes <= g.k; p += kLanes)
+        for (int q = 0; q < kLanes; ++q) lanes[q] += a[p + q] * b_col[p + q];
+      float sum = 0;
+      for (int q = 0; q < kLanes; ++q) sum += lanes[q];
+      for (; p < g.k; ++p) sum += a[p] * b_col[p];
+      acc[i][j] = sum;
+    }
+  }
+}
+
+}  // namespace
+
+void gemm_few_rows(const HostGemm& g) {
+  if (g.m <= 0 || g.n <= 0) return;
+  if (g.k <= 0 || g.alpha == 0.0f) {  // BLAS: A and B are not read, C = beta * C.
+    scale_c_by_beta(g);
+    return;
+  }
+  // op(A)'s rows, contiguous whatever A's layout: m x k floats, a few rows.
+  std::vector<float> a_rows(std::size_t(g.m * g.k));
+  for (std::int64_t i = 0; i < g.m; ++i)
+    for (std::int64_t p = 0; p < g.k; ++p) a_rows[i * g.k + p] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
+  const std::int64_t blocks = (g.n + kColumns - 1) / kColumns;
+#ifdef _OPENMP
+  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), blocks));
+#pragma omp parallel for num_threads(threads) schedule(static)
+#endif
+  for (std::int64_t block = 0; block < blocks; ++block) {
+    const std::int64_t j0 = block * kColumns, width = std::min(kColumns, g.n - j0);
+    float acc[kFewRows][kColumns] = {};
+    if (g.trans_b)
+      columns_transposed_b(g, a_rows.data(), j0, width, acc);
+    else
+      columns_untransposed_b(g, a_rows.data(), j0, width, acc);
+    for (std::int64_t i = 0; i < g.m; ++i) {
+      float* c = g.c + i * g.ldc + j0;
+      for (std::int64_t j = 0; j < width; ++j) c[j] = scale_output(g, acc[i][j], g.beta == 0.0f ? 0.0f : c[j]);
+    }
+  }
+}
+
+}  // namespace matcompare::cpu::blis
