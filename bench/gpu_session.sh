@@ -130,11 +130,15 @@ if [ "$mode" = tiles ]; then
   done
   python3 - "$work/results/${tag}_tf32_tiles.csv" <<'PY'
 import csv, sys
-rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 2 and r[1] != "backend"]
-for r in rows:
-    if "tf32-ws" in r[1] or "3xtf32" in r[1]:
-        print(f"{r[0]:8s} {r[1]:24s} {r[4]}x{r[5]}x{r[6]} {float(r[11] or 0):9.0f} GFLOP/s x{float(r[12] or 0):.3f} "
-              f"xp{float(r[15] or 0):.3f} {r[-2]}")
+# Columns by name (each line is the tile, then matcompare's CSV row; its header repeats per call).
+lines = list(csv.reader(open(sys.argv[1])))
+header = next(["tile"] + r[1:] for r in lines if len(r) > 2 and r[1] == "backend")
+for r in lines:
+    if len(r) > 2 and r[1] != "backend":
+        c = dict(zip(header, r))
+        if "tf32-ws" in c["backend"] or "3xtf32" in c["backend"]:
+            print(f"{c['tile']:8s} {c['backend']:24s} {c['m']}x{c['n']}x{c['k']} {float(c['gflops'] or 0):9.0f} GFLOP/s "
+                  f"x{float(c['vs_vendor'] or 0):.3f} xp{float(c['vs_precision_vendor'] or 0):.3f} {c['disposition']}")
 PY
 fi
 

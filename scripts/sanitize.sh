@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-suites=(test_matrix test_error_metrics test_reporters test_cpu_backends test_cpu_vendors test_harness test_method test_best_vendor test_multi_gpu test_cublasmp_workers test_library_misuse test_cli test_cli_bad_input test_compare)
+suites=(test_matrix test_error_metrics test_reporters test_cpu_backends test_cpu_vendors test_harness test_method test_best_vendor test_multi_gpu test_cublasmp_workers test_library_misuse test_cli test_cli_bad_input test_compare test_suites)
 
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)

@@ -569,8 +569,14 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
   CHECK(lines_of(text).front() ==
         "backend,device,precision,m,n,k,layout,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
         "vs_precision_vendor,vs_best_vendor,best_vendor,devices,speedup,efficiency,max_abs_error,sum_abs_error,rel_error,"
-        "blas_ratio,disposition,reason");
+        "blas_ratio,disposition,reason,machine,git_commit");
   const Grid g = parse_csv(text);
+  // Each row names its machine (the CPU for CPU rows, the GPU for GPU rows) and the commit.
+  CHECK(g.cell(kOk, "machine") == "Test CPU 9000");
+  CHECK(g.cell(kOk, "git_commit") == "abc1234");
+  const Grid with_gpu = parse_csv(render(Format::csv, hand_built_context(true)));
+  CHECK(with_gpu.cell(kUnavailable, "machine") == hand_built_context(true).gpu->name);
+  CHECK(with_gpu.cell(kOk, "machine") == "Test CPU 9000");
   CHECK(g.backends() == kOrder);
 
   CHECK(g.cell(kOk, "device") == "cpu");
@@ -625,8 +631,8 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
                                "vs_precision_vendor"})
       CHECK_MESSAGE(g.cell(backend, column) == "", column);
   }
-  CHECK(g.cell(kFailed, "max_abs_error") == "3.0");
-  CHECK(g.cell(kFailed, "blas_ratio") == "4100.0");
+  CHECK(g.cell(kFailed, "max_abs_error") == "3");
+  CHECK(g.cell(kFailed, "blas_ratio") == "4100");
   CHECK(g.cell(kFailed, "reason") == kFailedReason);
   CHECK(g.cell(kCrashed, "max_abs_error") == "");
   CHECK(g.cell(kCrashed, "reason") == kCrashedReason);
@@ -641,7 +647,7 @@ TEST_CASE("csv: the documented header, every value under its own, the dispositio
   CHECK(g.cell(kMulti, "devices") == "2");
   CHECK(g.cell(kMulti, "speedup") == "1.6");
   CHECK(g.cell(kMulti, "efficiency") == "0.8");
-  CHECK(g.cell(kMulti, "runtime_ms") == "2400.0");
+  CHECK(g.cell(kMulti, "runtime_ms") == "2400");
 }
 
 TEST_CASE("json: every documented key holds its own value; an estimate and a failure say what they are") {
@@ -881,4 +887,17 @@ TEST_CASE("gbench: Google Benchmark's schema, a benchmark per result in microsec
   std::ostringstream listing;
   CHECK_THROWS_AS(write_backend_list(listing, Format::gbench, {}), std::invalid_argument);
   CHECK(listing.str().empty());
+}
+
+TEST_CASE("csv: figures rounded to six significant digits, whole numbers kept whole") {
+  std::vector<BenchmarkResult> results = hand_built_results();
+  results.front().gflops = 5.6600494999999995;
+  results.front().vs_vendor = 1234567.891;
+  std::ostringstream out;
+  write_results(out, Format::csv, hand_built_context(false), results);
+  const Grid g = parse_csv(out.str());
+  CHECK(g.cell(kOk, "gflops") == "5.66005");
+  CHECK(g.cell(kOk, "vs_vendor") == "1.23457e+06");
+  CHECK(g.cell(kOk, "m") == "512");
+  CHECK(g.cell(kMulti, "devices") == "2");
 }

@@ -160,10 +160,22 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
       // Columns in the spirit of the CUTLASS profiler's CSV.
       out << "backend,device,precision,m,n,k,layout,alpha,beta,runtime_ms,total_ms,gflops,vs_vendor,vs_vendor_q1,vs_vendor_q3,"
              "vs_precision_vendor,vs_best_vendor,best_vendor,devices,speedup,efficiency,"
-             "max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,reason\n";
+             "max_abs_error,sum_abs_error,rel_error,blas_ratio,disposition,reason,machine,git_commit\n";
+      // Every row says where and at which commit it ran, so rows of several runs can share one sheet.
+      const std::string cpu_machine = csv_field(context.cpu_model);
+      const std::string gpu_machine = csv_field(context.gpu ? context.gpu->name : std::string());
+      const std::string commit = csv_field(context.git_commit);
       for (const auto& r : results) {
         const json j = result_json(r);
-        auto num = [&](const char* key) { return j[key].is_null() ? std::string() : j[key].dump(); };
+        // Six significant digits: a median of timed samples has no more, and 5.6600494999999995 helps no sheet.
+        auto num = [&](const char* key) {
+          const json& v = j[key];
+          if (v.is_null()) return std::string();
+          if (v.is_number_integer()) return v.dump();
+          char text[32];
+          std::snprintf(text, sizeof text, "%.6g", v.get<double>());
+          return std::string(text);
+        };
         std::string disposition = r.status == Status::ok ? "passed" : to_string(r.status);
         out << csv_field(r.backend.name) << ',' << to_string(r.backend.device) << ','
             << to_string(r.backend.precision) << ',' << r.shape.m << ',' << r.shape.n << ',' << r.shape.k << ','
@@ -174,8 +186,8 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
             << csv_field(j["best_vendor"].is_null() ? std::string() : j["best_vendor"].get<std::string>()) << ','
             << num("devices") << ',' << num("speedup") << ','
             << num("efficiency") << ',' << num("max_abs_error") << ',' << num("sum_abs_error") << ','
-            << num("rel_error") << ',' << num("blas_ratio") << ',' << disposition << ',' << csv_field(r.reason)
-            << "\n";
+            << num("rel_error") << ',' << num("blas_ratio") << ',' << disposition << ',' << csv_field(r.reason) << ','
+            << (r.backend.device == DeviceKind::gpu ? gpu_machine : cpu_machine) << ',' << commit << "\n";
       }
       return;
     }
