@@ -25,12 +25,19 @@ long long parse_extent(const std::string& text, const std::string& option) {
   return value;
 }
 
+// The items of a comma-separated list, empty ones kept (the parsers refuse them with their own message).
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = text.find(',', start)) != std::string::npos; start = comma + 1)
+    items.push_back(text.substr(start, comma - start));
+  items.push_back(text.substr(start));
+  return items;
+}
+
 std::vector<long long> parse_list(const std::string& text, const std::string& option) {
   std::vector<long long> values;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+  for (const std::string& item : split_commas(text)) {
     const std::size_t colon = item.find(':');
     if (colon == std::string::npos) {
       values.push_back(parse_extent(item, option));
@@ -43,8 +50,6 @@ std::vector<long long> parse_list(const std::string& text, const std::string& op
       if ((last - first) / step > 10000) throw std::invalid_argument(option + ": range '" + item + "' has too many sizes");
       for (long long v = first; v <= last; v += step) values.push_back(v);
     }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return values;
 }
@@ -102,10 +107,7 @@ void ProgressBar::finish() {
 std::vector<matcompare::GemmShape> with_layouts(const std::vector<matcompare::GemmShape>& shapes,
                                                 const std::string& layouts) {
   std::vector<matcompare::Layout> chosen;
-  std::size_t start = 0;
-  while (start <= layouts.size()) {
-    const std::size_t comma = std::min(layouts.find(',', start), layouts.size());
-    const std::string name = layouts.substr(start, comma - start);
+  for (const std::string& name : split_commas(layouts)) {
     try {
       const matcompare::Layout layout = matcompare::parse_layout(name);
       if (std::find(chosen.begin(), chosen.end(), layout) != chosen.end())
@@ -114,7 +116,6 @@ std::vector<matcompare::GemmShape> with_layouts(const std::vector<matcompare::Ge
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string("--layout: ") + e.what());
     }
-    start = comma + 1;
   }
   std::vector<matcompare::GemmShape> out;
   for (const auto& shape : shapes)

@@ -313,11 +313,9 @@ int main(int argc, char** argv, char** envp) {
     return kExitOk;
   }
   // A suite's lines are its shapes: the options that make shapes would be ignored, so they are refused.
+  if (suite_option->count() > 0 && shapes_option->count() > 0) fail("--suite and --shapes exclude each other");
   for (const CLI::Option* given : {suite_option, shapes_option})
-    if (given->count() > 0) {
-      refuse_given({size_option, m_option, n_option, k_option, layout_option}, given->get_name());
-      if (suite_option->count() > 0 && shapes_option->count() > 0) fail("--suite and --shapes exclude each other");
-    }
+    if (given->count() > 0) refuse_given({size_option, m_option, n_option, k_option, layout_option}, given->get_name());
 
   ProgressBar bar(isatty(STDERR_FILENO) != 0);
   erase_progress_line_on_signal(isatty(STDERR_FILENO) != 0);
@@ -367,10 +365,7 @@ int main(int argc, char** argv, char** envp) {
                    "OpenBLAS at its best"
                 << std::endl;
     auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
-    context.suite_name = suite.name;
-    context.suite_title = suite.title;
-    context.suite_path = suite.path;
-    context.suite_shapes = suite.shapes;
+    context.suite = suite;
     std::ostringstream text;
     matcompare::write_results(text, format, context, results);
     output.commit(text.str());

@@ -183,6 +183,20 @@ TEST_CASE("the command: a run against itself flags nothing; --fail-on-regression
   CHECK(cli_test::run_cli({"compare", base, slower}).exit_code == 0);
 }
 
+TEST_CASE("a run written before layouts existed (no layout field) matches a new run's NN rows") {
+  const auto folder = cli_test::empty_folder("compare_old_new");
+  const std::string old_run = write_run((folder / "old.json").string(),
+                                        json::array({saved_row("gpu/simt-tuned", 1.0, 1.0, 0.99, 1.01, 30)}));
+  json row = saved_row("gpu/simt-tuned", 1.0, 1.0, 0.99, 1.01, 30);
+  row["layout"] = "NN";
+  const std::string new_run = write_run((folder / "new.json").string(), json::array({row}));
+  const auto o = cli_test::run_cli({"compare", old_run, new_run});
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("1 rows: 0 faster, 0 slower beyond the noise") != std::string::npos);
+  CHECK(o.out.find("only in") == std::string::npos);
+  CHECK(o.out.find("within noise") != std::string::npos);
+}
+
 TEST_CASE("the command: a bad or foreign file is one line naming the file and the field, exit 2, nothing on stdout") {
   const auto folder = cli_test::empty_folder("compare_bad");
   const std::string good = write_run((folder / "good.json").string(),

@@ -79,8 +79,8 @@ struct ClockReading {
 class Workspace {
  public:
   virtual ~Workspace() = default;
-  // Copies A and B in, stored as the workspace's layout says (stored_a_rows() and the rest); a host-resident backend (BackendInfo::host_resident) keeps references to them instead,
-  // so they must outlive the workspace's computations.
+  // Copies A and B in, stored as the workspace's layout says (stored_a_rows() and the rest); a host-resident backend
+  // (BackendInfo::host_resident) keeps references to them instead, so they must outlive the workspace's computations.
   virtual void upload(const MatrixF& a, const MatrixF& b) = 0;
   // Copies C in. Only needed when β ≠ 0: with β = 0, C is output only.
   virtual void set_output(const MatrixF& c) = 0;

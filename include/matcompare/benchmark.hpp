@@ -138,8 +138,8 @@ struct Problem {
 void check_options(const BenchmarkOptions& options);
 
 // Throws std::invalid_argument naming the first field that does not fit the problem's shape (M, N, K >= 1): a
-// non-finite alpha or beta, a that is not MxK, b not KxN (KxM and NxK where the shape's layout transposes them), c not MxN (it may be empty when beta is 0), a row of
-// verified_rows outside [0, M), a reference whose value or scale is not (M or verified_rows.size()) x N, or whose k
+// non-finite alpha or beta, a that is not MxK, b not KxN (KxM and NxK where the shape's layout transposes them), c
+// not MxN (it may be empty when beta is 0), a row of verified_rows outside [0, M), a reference whose value or scale is not (M or verified_rows.size()) x N, or whose k
 // is not K. measure and measure_paired check their problem with it before any work; make_problem's pass.
 void check_problem(const Problem& problem);
 

@@ -67,10 +67,9 @@ struct RunContext {
   BenchmarkOptions options;         // how every result of the run was measured
   std::string command_line;
   std::string timestamp_utc;
-  // The suite the run's shapes came from (--suite, --shapes): its name, first comment line, file and problems with
-  // their names, so a report can say which workload each shape is; empty for shapes given by size.
-  std::string suite_name, suite_title, suite_path;
-  std::vector<SuiteShape> suite_shapes;
+  // The suite the run's shapes came from (--suite, --shapes), with its problems' names, so a report can say which
+  // workload each shape is; empty (no name) for shapes given by size.
+  Suite suite;
 };
 
 const char* version();

@@ -101,12 +101,12 @@ json context_json(const RunContext& c) {
   j["input_values_description"] = describe(o.input_values);
   j["command_line"] = c.command_line;
   j["timestamp_utc"] = c.timestamp_utc;
-  if (!c.suite_name.empty()) {
+  if (!c.suite.name.empty()) {
     json shapes = json::array();
-    for (const SuiteShape& s : c.suite_shapes)
+    for (const SuiteShape& s : c.suite.shapes)
       shapes.push_back({{"m", s.shape.m}, {"n", s.shape.n}, {"k", s.shape.k}, {"layout", to_string(s.shape.layout)},
                         {"name", s.name}});
-    j["suite"] = {{"name", c.suite_name}, {"title", c.suite_title}, {"path", c.suite_path}, {"shapes", shapes}};
+    j["suite"] = {{"name", c.suite.name}, {"title", c.suite.title}, {"path", c.suite.path}, {"shapes", shapes}};
   }
   return j;
 }

@@ -44,12 +44,13 @@ void write_gbench(std::ostream& out, const RunContext& c, const std::vector<Benc
   // Google Benchmark's families are its registered functions, instances their arguments: here backends and shapes.
   std::map<std::string, int> family, instances;
   for (const BenchmarkResult& r : results) {
-    const auto [slot, added] = family.emplace(r.backend.name, int(family.size()));
+    const int family_index = family.emplace(r.backend.name, int(family.size())).first->second;
     const int instance = instances[r.backend.name]++;
-    json b = {{"name", benchmark_name(r)},
-              {"family_index", slot->second},
+    const std::string name = benchmark_name(r);
+    json b = {{"name", name},
+              {"family_index", family_index},
               {"per_family_instance_index", instance},
-              {"run_name", benchmark_name(r)},
+              {"run_name", name},
               {"run_type", "iteration"},
               {"repetitions", 1},
               {"repetition_index", 0},
