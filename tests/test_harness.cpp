@@ -238,7 +238,10 @@ TEST_CASE("a run that fits its budget comfortably is measured in full; one that 
   REQUIRE_MESSAGE(once.status == Status::ok, once.reason);
   CHECK(once.verified);
   CHECK(once.compute.samples == 1);
-  CHECK(once.compute.median_ms == doctest::Approx(200).epsilon(0.15));
+  // The one sample is the trial's own full run: a sleep never undershoots, and OpenBLAS's share plus a loaded
+  // sanitizer build (236 ms in CI's ASan leg, beside test_cpu_backends) stays far below a second run's 200 ms.
+  CHECK(once.compute.median_ms >= 199);
+  CHECK(once.compute.median_ms < 400);
   CHECK(once.reason.find("1 compute and 0 end-to-end samples of 3") != std::string::npos);
 }
 
