@@ -76,34 +76,6 @@ std::vector<matcompare::GemmShape> parse_shapes(const std::string& sizes, const 
   return shapes;
 }
 
-void ProgressBar::update(const matcompare::Progress& p) {
-  if (!enabled_ || p.total == 0) return;
-  constexpr int kWidth = 24;
-  const int filled = kWidth * p.done / p.total;
-  std::string line = "[" + std::string(std::size_t(filled), '#') + std::string(std::size_t(kWidth - filled), '.') + "] " +
-                     std::to_string(p.done) + "/" + std::to_string(p.total);
-  char text[96];
-  if (!p.backend.empty()) {
-    line += std::string(p.planning ? " planning: trial of " : " ") + p.backend + " " + std::to_string(p.shape.m) +
-            "x" + std::to_string(p.shape.n) + "x" + std::to_string(p.shape.k);
-    if (!p.planning) {
-      std::snprintf(text, sizeof text, " (up to %.1fs)", p.row_budget_s);
-      line += text;
-    }
-  }
-  std::snprintf(text, sizeof text, "  %.0fs elapsed, %.0fs of the budget left", p.elapsed_s, p.budget_left_s);
-  line += text;
-  const std::size_t width = line.size();
-  if (width < last_width_) line += std::string(last_width_ - width, ' ');
-  last_width_ = width;
-  std::cerr << "\r" << line << std::flush;
-}
-
-void ProgressBar::finish() {
-  if (enabled_ && last_width_ > 0) std::cerr << "\r" << std::string(last_width_, ' ') << "\r" << std::flush;
-  last_width_ = 0;
-}
-
 std::vector<matcompare::GemmShape> with_layouts(const std::vector<matcompare::GemmShape>& shapes,
                                                 const std::string& layouts) {
   std::vector<matcompare::Layout> chosen;

@@ -1,5 +1,5 @@
 #pragma once
-// The CLI's own parts: shape lists and the progress bar.
+// The CLI's own parts: shape lists and exit codes.
 #include <chrono>
 #include <string>
 #include <vector>
@@ -30,16 +30,3 @@ constexpr int kExitRegression = 5;
 
 // kExitRowFailed when any result failed, else kExitOk: unavailable and estimated rows do not fail a run.
 int exit_status(const std::vector<matcompare::BenchmarkResult>& results);
-
-// One line on stderr, redrawn in place: done/total, the row being planned or measured with the time it may take,
-// and the time left of the run's budget. Silent unless enabled.
-class ProgressBar {
- public:
-  explicit ProgressBar(bool enabled) : enabled_(enabled) {}
-  void update(const matcompare::Progress& p);
-  void finish();
-
- private:
-  bool enabled_;
-  std::size_t last_width_ = 0;
-};

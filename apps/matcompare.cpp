@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -20,6 +21,7 @@
 #include "cli_support.hpp"
 #include "interrupt.hpp"
 #include "output_file.hpp"
+#include "progress.hpp"
 #include "report_launch.hpp"
 #include "run_comparison.hpp"
 #include "startup.hpp"
@@ -154,6 +156,21 @@ std::string suite_list() {
   return text.str();
 }
 
+std::string joined(const std::vector<std::string>& names) {
+  std::string text;
+  for (const std::string& name : names) text += (text.empty() ? "" : ", ") + name;
+  return text;
+}
+
+// --columns and --wide: throws std::invalid_argument for an unknown column or both given.
+matcompare::TableOptions table_options_of(const std::string& columns, bool wide) {
+  if (wide && !columns.empty()) throw std::invalid_argument("--wide and --columns exclude each other");
+  matcompare::TableOptions table;
+  if (wide) table.columns = matcompare::table_columns();
+  if (!columns.empty()) table.columns = matcompare::parse_table_columns(columns);
+  return table;
+}
+
 [[noreturn]] void run_report(const std::vector<std::string>& files, const std::string& out_dir) {
   std::string python, script;
   try {
@@ -249,6 +266,21 @@ int main(int argc, char** argv, char** envp) {
       ->check(number_between(1e-3, 1e7)));
   measuring.push_back(app.add_flag("--no-flush", no_flush, "do not flush caches between samples (flattering: inputs stay cached)"));
   listing.push_back(app.add_option("--format", format_name, "table, md, csv, json or gbench (Google Benchmark's JSON) (default table)")->check(kNonEmpty));
+  std::string columns_text, sort_key = "registry";
+  bool wide = false;
+  auto add_table_options = [&](CLI::App& to) {
+    std::vector<const CLI::Option*> added;
+    added.push_back(to.add_option("--columns", columns_text,
+                                  "the table's columns, comma-separated (wide: all of them): " + joined(matcompare::table_columns()))
+                        ->check(kNonEmpty));
+    added.push_back(to.add_flag("--wide", wide, "every column of the table (wider than a terminal)"));
+    added.push_back(to.add_option("--sort", sort_key, "order of the rows of each shape: " + joined(matcompare::sort_keys()) +
+                                                          " (default registry: as run)")
+                        ->check(kNonEmpty));
+    return added;
+  };
+  const auto table_options = add_table_options(app);
+  measuring.insert(measuring.end(), table_options.begin(), table_options.end());
   listing.push_back(app.add_option("--out", out_file, "write the results to this file instead of standard output")
       ->check(kNonEmpty));
 
@@ -257,6 +289,13 @@ int main(int argc, char** argv, char** envp) {
   CLI::App* report = app.add_subcommand("report", "turn JSON runs into Markdown tables and plots");
   report->add_option("files", report_files, "JSON files written by matcompare --format json")->required();
   report->add_option("--out", report_out, "output folder")->required()->check(kNonEmpty);
+
+  std::string show_file;
+  CLI::App* show = app.add_subcommand("show", "print a JSON run as a table (or in another format)");
+  show->add_option("file", show_file, "a JSON file written by matcompare --format json")->required()->check(kNonEmpty);
+  show->add_option("--format", format_name, "table, md, csv, json or gbench (default table)")->check(kNonEmpty);
+  show->add_option("--out", out_file, "write to this file instead of standard output")->check(kNonEmpty);
+  add_table_options(*show);
 
   std::vector<std::string> compare_files;
   double regression_percent = -1;
@@ -300,6 +339,32 @@ int main(int argc, char** argv, char** envp) {
       fail(e.what());
     }
   }
+  if (show->parsed()) {
+    refuse_given(measuring, "matcompare show (its --columns, --wide and --sort come after 'show')");
+    refuse_given(listing, "matcompare show (its --format and --out come after 'show')");
+    try {
+      std::ifstream file(show_file, std::ios::binary);
+      if (!file) throw std::invalid_argument("cannot read '" + show_file + "'");
+      matcompare::SavedResults saved;
+      try {
+        saved = matcompare::read_results_json(file);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(show_file + ": " + e.what());
+      }
+      const matcompare::Format format = matcompare::parse_format(format_name);
+      const matcompare::TableOptions table = table_options_of(columns_text, wide);
+      matcompare::sort_results(saved.results, sort_key);
+      OutputFile output(out_file);
+      std::ostringstream text;
+      matcompare::write_results(text, format, saved.context, saved.results, table);
+      output.commit(text.str());
+      return kExitOk;
+    } catch (const StdoutError& e) {
+      fail(e.what(), kExitOutputFailed);
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+  }
   if (list) refuse_given(measuring, "--list");
   if (list_suites) {
     refuse_given(measuring, "--list-suites");
@@ -317,12 +382,16 @@ int main(int argc, char** argv, char** envp) {
   for (const CLI::Option* given : {suite_option, shapes_option})
     if (given->count() > 0) refuse_given({size_option, m_option, n_option, k_option, layout_option}, given->get_name());
 
-  ProgressBar bar(isatty(STDERR_FILENO) != 0);
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  ProgressReport bar(terminal ? ProgressReport::Mode::terminal : ProgressReport::Mode::lines, std::cerr);
   erase_progress_line_on_signal(isatty(STDERR_FILENO) != 0);
   try {
     // Every variable the library reads, before any work: a bad one is refused now, not after the run.
     matcompare::check_environment();
     const matcompare::Format format = matcompare::parse_format(format_name);
+    const matcompare::TableOptions table = table_options_of(columns_text, wide);
+    std::vector<matcompare::BenchmarkResult> none;
+    matcompare::sort_results(none, sort_key);  // an unknown key is refused now, not after the run
     options.input_values = matcompare::parse_input_values(values_name);
     const auto backends = matcompare::select_backends(all ? "" : filter);
     if (backends.empty())
@@ -349,7 +418,7 @@ int main(int argc, char** argv, char** envp) {
     options.seed = seed;
     options.flush_cache = !no_flush;
 
-    const auto results = matcompare::run_benchmarks(backends, shapes, options,
+    auto results = matcompare::run_benchmarks(backends, shapes, options,
                                                     [&](const matcompare::Progress& p) { bar.update(p); });
     bar.finish();
     // The user's OPENBLAS_CORETYPE is kept, but a vendor held below the CPU skews every CPU ratio: say so.
@@ -366,8 +435,9 @@ int main(int argc, char** argv, char** envp) {
                 << std::endl;
     auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
     context.suite = suite;
+    matcompare::sort_results(results, sort_key);
     std::ostringstream text;
-    matcompare::write_results(text, format, context, results);
+    matcompare::write_results(text, format, context, results, table);
     output.commit(text.str());
     return exit_status(results);
   } catch (const StdoutError& e) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../apps/cli_support.hpp"
+#include "../apps/progress.hpp"
 #include "matcompare/matcompare.hpp"
 #include "test_cli_spawn.hpp"
 
@@ -369,4 +370,102 @@ TEST_CASE("the exit status: 3 when a row failed, whatever else ran; 0 when rows 
   CHECK(exit_status({row(Status::ok), row(Status::estimated), row(Status::unavailable)}) == kExitOk);
   CHECK(exit_status({row(Status::ok), row(Status::failed), row(Status::ok)}) == kExitRowFailed);
   CHECK(exit_status({row(Status::unavailable), row(Status::failed)}) == 3);
+}
+
+namespace {
+
+matcompare::Progress step(const std::string& backend, bool planning, int done, double elapsed_s) {
+  matcompare::Progress p;
+  p.backend = backend;
+  p.shape = {64, 64, 64};
+  p.planning = planning;
+  p.done = done;
+  p.total = 3;
+  p.elapsed_s = elapsed_s;
+  p.row_budget_s = 2;
+  p.budget_left_s = 10 - elapsed_s;
+  return p;
+}
+
+std::vector<std::string> lines_in(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("progress without a terminal: silent at first, then a line per row, one per shape's planning, and lines "
+          "while a row goes on") {
+  std::ostringstream out;
+  {
+    ProgressReport report(ProgressReport::Mode::lines, out, 0.01, 1.0, 0.05);
+    report.update(step("cpu/gold", true, 0, 0.1));  // within the quiet start: nothing
+    report.update(step("cpu/gold", false, 0, 0.5));
+    CHECK(out.str().empty());
+    report.update(step("cpu/gold", true, 1, 1.5));
+    report.update(step("cpu/blis", true, 1, 1.6));  // the same shape's planning: no second line
+    report.update(step("cpu/blis", false, 1, 2.0));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    report.finish();
+    report.update(step("cpu/onemkl", false, 2, 3.0));  // after finish: nothing
+  }
+  const auto lines = lines_in(out.str());
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[0] == "matcompare: [1/3] 64x64x64: planning (a few-row trial of each row)  (1.5s elapsed, 8.5s of the "
+                    "budget left)");
+  CHECK(lines[1] == "matcompare: [1/3] cpu/blis 64x64x64: up to 2.0s  (2.0s elapsed, 8.0s of the budget left)");
+  // The row went on for 0.2 s: lines every 0.05 s say how long it has run.
+  CHECK(lines[2].rfind("matcompare: [1/3] cpu/blis 64x64x64: 0.", 0) == 0);
+  CHECK(lines[2].find("s of up to 2.0s") != std::string::npos);
+  CHECK(out.str().find("onemkl") == std::string::npos);
+  CHECK(out.str().find('\r') == std::string::npos);
+}
+
+TEST_CASE("progress on a terminal: one line redrawn in place, also between steps, erased at the end") {
+  std::ostringstream out;
+  ProgressReport report(ProgressReport::Mode::terminal, out, 0.01);
+  report.update(step("cpu/gold", false, 0, 0.0));
+  const std::size_t after_step = out.str().size();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(out.str().size() > after_step);  // redrawn while the row runs
+  CHECK(out.str().find(" of up to 2.0s") != std::string::npos);
+  report.finish();
+  const std::string text = out.str();
+  CHECK(text.find('\n') == std::string::npos);
+  CHECK(text.back() == '\r');  // erased: blanks over the line, the cursor back at its start
+}
+
+TEST_CASE("show prints a saved run in any format: its JSON back unchanged, a table within 120 columns, sorted") {
+  const fs::path folder = empty_folder("cli_show");
+  const std::string saved = (folder / "run.json").string();
+  const Outcome run = run_cli("--sizes 24,40 --filter cpu/gold,cpu/blis --format json --out " + saved + kQuick);
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const Outcome json = run_cli("show " + saved + " --format json");
+  REQUIRE_MESSAGE(json.exit_code == 0, json.err);
+  CHECK(json.out == slurp(saved));
+  const Outcome table = run_cli("show " + saved + " --sort rate");
+  REQUIRE_MESSAGE(table.exit_code == 0, table.err);
+  CHECK(table.err.empty());
+  for (const std::string& line : lines_in(table.out)) CHECK_MESSAGE(line.size() <= 120, line);
+  CHECK(table.out.find("backend  ") != std::string::npos);
+  CHECK(table.out.find("cpu/openblas") != std::string::npos);  // the vendor, added to the run
+  const Outcome narrow = run_cli("show " + saved + " --columns backend,pass");
+  REQUIRE_MESSAGE(narrow.exit_code == 0, narrow.err);
+  CHECK(narrow.out.find("cpu/blis  ") != std::string::npos);
+  CHECK(narrow.out.find("x vendor") == std::string::npos);
+  for (const std::string& bad : {"show " + (folder / "missing.json").string(), "show " + saved + " --columns bogus",
+                                 "show " + saved + " --sort speed", "show " + saved + " --wide --columns time",
+                                 "show " + saved + " --size 64"}) {
+    INFO(bad);
+    const Outcome o = run_cli(bad);
+    CHECK(o.exit_code == 2);
+    CHECK(o.out.empty());
+    CHECK(lines_in(o.err).size() == 1);
+  }
+  // A measuring run refuses an unknown sort key before it measures anything.
+  const Outcome refused = run_cli("--size 1024 --filter cpu/gold --sort speed");
+  CHECK(refused.exit_code == 2);
+  CHECK(refused.err.find("unknown sort key 'speed'") != std::string::npos);
 }

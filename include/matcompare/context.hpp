@@ -20,6 +20,7 @@ struct GpuContext {
   int sm_clock_max_mhz = 0;         // the device's rated peak
   int sm_clock_observed_mhz = 0;    // measured by a clock64() spin right after the benchmarks, while warm
   int memory_clock_max_mhz = 0;
+  int memory_bus_bits = 0;          // 0 where unknown (runs saved before it was recorded)
   std::string driver_version;       // CUDA driver API version, e.g. "13.0"
   std::string runtime_version;
   std::string cublas_version;
@@ -39,6 +40,22 @@ struct VendorContext {
   std::string plugin;               // the plugin it was loaded from (empty for OpenBLAS, linked to the library)
   std::string unavailable_reason;
 };
+
+// A device's ceilings, for % of peak and the roofline: the FP32 rate, the TF32 tensor-core rate (0 without tensor
+// cores, or on the CPU) and the memory bandwidth (0: unknown), with how each was derived (docs/method.md, "Peaks").
+struct Peak {
+  DeviceKind device = DeviceKind::cpu;
+  std::string name;                 // the CPU model or the GPU's name
+  double fp32_gflops = 0;
+  double tf32_gflops = 0;
+  double bandwidth_gbs = 0;
+  std::string basis;
+};
+
+// A GPU's peaks from its properties: SMs x FP32 lanes per SM x 2 x the rated SM clock; SMs x dense TF32 flops per SM
+// per clock x the clock; memory clock x 2 (double data rate) x bus width. The per-SM figures are NVIDIA's for each
+// compute capability (7.x to 12.x); an unknown capability, or an SM count or clock of 0, gives 0 for that figure.
+Peak gpu_peak(const GpuContext& gpu);
 
 struct RunContext {
   std::string matcompare_version;
@@ -64,6 +81,7 @@ struct RunContext {
   std::vector<int> multi_gpu_devices;  // the GPUs multi-GPU rows ran on (--devices)
   int cublasxt_block_dim = 0;       // cuBLASXt's tile edge (0 without CUDA)
   std::string cublasmp;             // cuBLASMp's version, or why it is unavailable
+  std::vector<Peak> peaks;          // the CPU's (measured) and the GPU's (from its properties), where known
   BenchmarkOptions options;         // how every result of the run was measured
   std::string command_line;
   std::string timestamp_utc;
@@ -124,7 +142,12 @@ constexpr int kMaxThreads = 4096;
 // std::invalid_argument naming `threads` and the cap, changing nothing, when it is negative or above kMaxThreads.
 void set_threads(int threads);
 
-// Collects what can be read now; call after the benchmarks so the observed clock is a warm one.
+// The peak a result is measured against: its device's, TF32 for TF32 rows, FP32 otherwise (a tensor-core row that
+// emulates FP32 can pass 100%), times the GPUs a multi-GPU row used; 0 where the context has no such peak.
+double peak_gflops(const RunContext& context, const BenchmarkResult& result);
+
+// Collects what can be read now; call after the benchmarks so the observed clock is a warm one. Measures the CPU's
+// peaks (a fraction of a second: cpu/cpu_peak.hpp).
 RunContext collect_context(const std::string& command_line, const BenchmarkOptions& options);
 
 }  // namespace matcompare

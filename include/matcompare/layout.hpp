@@ -3,7 +3,7 @@
 // op(A) M×K and op(B) K×N. The first letter is A's, the second B's: NT is C = A·Bᵀ with B stored N×K, the
 // y = x·Wᵀ of a linear layer. A transposed operand is stored as the transpose: A of TN is a K×M matrix. To a
 // column-major BLAS the same memory is Cᵀ = op(B)ᵀ·op(A)ᵀ: row-major XY is its call with the operands swapped and
-// transa = Y, transb = X (README, "Layouts").
+// transa = Y, transb = X (docs/cli.md, "Layouts").
 #include <string>
 
 namespace matcompare {

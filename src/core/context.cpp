@@ -15,6 +15,7 @@
 
 #include "../cpu/blis/blis.hpp"
 #include "../cpu/cache_flush.hpp"
+#include "../cpu/cpu_peak.hpp"
 #include "../cpu/vendors/vendors.hpp"
 #include "../gpu/multi/multi_gpu.hpp"
 #include "../gpu/runtime/gpu_runtime.hpp"
@@ -190,6 +191,10 @@ RunContext collect_context(const std::string& command_line, const BenchmarkOptio
     // A bad MATCOMPARE_CUBLASXT_BLOCK_DIM: the cuBLASXt row already reads unavailable and says why; no tile is recorded.
   }
   c.cublasmp = gpu::cublasmp_description();
+  Peak cpu_peak = cpu::measure_cpu_peak(c.omp_threads);
+  cpu_peak.name = c.cpu_model;
+  c.peaks.push_back(cpu_peak);
+  if (c.gpu) c.peaks.push_back(gpu_peak(*c.gpu));
   c.options = options;
   c.command_line = command_line;
   const std::time_t now = std::time(nullptr);

@@ -18,7 +18,8 @@ json gpu_json(const GpuContext& g) {
             {"l2_mib", g.l2_mib},
             {"memory_gib", g.memory_gib},
             {"sm_clock_max_mhz", g.sm_clock_max_mhz},
-            {"memory_clock_max_mhz", g.memory_clock_max_mhz}};
+            {"memory_clock_max_mhz", g.memory_clock_max_mhz},
+            {"memory_bus_bits", g.memory_bus_bits}};
   if (!g.pci_bus_id.empty()) j["pci_bus_id"] = g.pci_bus_id;
   return j;
 }
@@ -73,6 +74,14 @@ json context_json(const RunContext& c) {
   j["multi_gpu_devices"] = c.multi_gpu_devices;
   j["cublasxt_block_dim"] = c.cublasxt_block_dim > 0 ? json(c.cublasxt_block_dim) : json(nullptr);
   j["cublasmp"] = c.cublasmp;
+  j["peaks"] = json::array();
+  for (const Peak& p : c.peaks)
+    j["peaks"].push_back({{"device", to_string(p.device)},
+                          {"name", p.name},
+                          {"fp32_gflops", number_or_null(p.fp32_gflops, p.fp32_gflops > 0)},
+                          {"tf32_gflops", number_or_null(p.tf32_gflops, p.tf32_gflops > 0)},
+                          {"bandwidth_gbs", number_or_null(p.bandwidth_gbs, p.bandwidth_gbs > 0)},
+                          {"basis", p.basis}});
   const BenchmarkOptions& o = c.options;
   j["timing"] = {{"repetitions", o.repetitions},
                  {"min_time_s", o.min_time_s},
@@ -124,6 +133,8 @@ json result_json(const BenchmarkResult& r) {
   j["precision"] = to_string(r.backend.precision);
   j["vendor"] = r.backend.vendor;
   j["vendor_library"] = r.backend.vendor_library;
+  j["multi_gpu"] = r.backend.multi_gpu;
+  j["host_resident"] = r.backend.host_resident;
   j["m"] = r.shape.m;
   j["n"] = r.shape.n;
   j["k"] = r.shape.k;

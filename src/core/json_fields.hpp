@@ -1,5 +1,5 @@
 #pragma once
-// The JSON contract of a run (README: "The JSON is the contract the report reads"): the context and one object per
+// The JSON contract of a run (docs/json.md): the context and one object per
 // result. The json reporter writes them; the csv reporter takes its figures from them, so both print the same values.
 #include <nlohmann/json.hpp>
 

@@ -7,92 +7,12 @@
 
 #include "json_fields.hpp"
 #include "reporter_gbench.hpp"
+#include "reporter_table.hpp"
 
 namespace matcompare {
 namespace {
 
 using json = nlohmann::ordered_json;
-
-std::string fixed(double x, int digits) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", digits, x);
-  return text;
-}
-
-std::string sci(double x) {
-  if (std::isnan(x)) return "nan";
-  char text[32];
-  std::snprintf(text, sizeof text, "%.2e", x);
-  return text;
-}
-
-std::vector<std::string> header() {
-  return {"backend", "device", "GPUs", "shape", "median ms", "total ms", "GFLOP/s", "x vendor", "x vendor IQR",
-          "x prec. vendor", "x best vendor", "best vendor", "speedup", "efficiency",
-          "max abs err",
-          "sum abs err", "rel err", "blas ratio", "pass", "note"};
-}
-
-std::vector<std::string> cells(const BenchmarkResult& r) {
-  const bool timed = r.status == Status::ok;
-  const bool checked = r.verified;
-  // An estimate's figures carry "~", and its note says which rows they come from.
-  const bool figure = timed || r.status == Status::estimated;
-  const std::string mark = timed ? "" : "~";
-  std::string pass = r.verified ? (r.errors.passed ? "yes" : "NO") : "-";
-  std::string note = r.backend.precision == Precision::tf32 && figure ? "tf32" : "";
-  auto add = [&](const std::string& text) { note += (note.empty() ? "" : "; ") + text; };
-  if (r.backend.host_resident && figure) add("end to end: host-resident matrices");
-  if (r.speedup > 0) add("speedup over 1-GPU cuBLAS, " + r.speedup_basis);
-  if (!r.kernel.empty() && figure) add("kernel " + r.kernel);
-  if (!r.verification_sample.empty()) add("verified on " + r.verification_sample);
-  if (!r.reason.empty()) note += (note.empty() ? "" : "; ") + (timed ? r.reason : to_string(r.status) + ": " + r.reason);
-  return {r.backend.name,
-          to_string(r.backend.device),
-          r.devices > 0 ? std::to_string(r.devices) : "-",
-          to_string(r.shape),
-          figure ? mark + fixed(r.compute.median_ms, 3) : "-",
-          timed && r.total.samples > 0 ? fixed(r.total.median_ms, 3) : "-",
-          figure ? mark + fixed(r.gflops, 1) : "-",
-          figure && r.vs_vendor > 0 ? mark + fixed(r.vs_vendor, 2) : "-",
-          timed && r.vs_vendor_pairs > 0 ? fixed(r.vs_vendor_q1, 2) + "-" + fixed(r.vs_vendor_q3, 2) : "-",
-          figure && r.vs_precision_vendor > 0 ? mark + fixed(r.vs_precision_vendor, 2) : "-",
-          figure && r.vs_best_vendor > 0 ? mark + fixed(r.vs_best_vendor, 2) : "-",
-          figure && r.vs_best_vendor > 0 ? r.best_vendor : "-",
-          r.speedup > 0 ? fixed(r.speedup, 2) : "-",
-          r.efficiency > 0 ? fixed(r.efficiency, 2) : "-",
-          checked ? sci(r.errors.max_abs) : "-",
-          checked ? sci(r.errors.sum_abs) : "-",
-          checked ? sci(r.errors.rel_frobenius) : "-",
-          checked ? fixed(r.errors.blas_ratio, 2) : "-",
-          pass,
-          note};
-}
-
-void write_context_lines(std::ostream& out, const RunContext& c, const char* prefix) {
-  out << prefix << "matcompare " << c.matcompare_version << " (" << c.git_commit << ", " << c.build_type << ") on "
-      << c.hostname << "\n";
-  out << prefix << "CPU: " << c.cpu_model << ", " << c.cpu_cores << " logical cores, OpenMP threads " << c.omp_threads
-      << "; " << c.openblas_config << " (" << c.openblas_core << ", " << c.openblas_parallel << ", "
-      << c.openblas_threads << " threads); cpu/blis " << c.cpu_blis << "\n";
-  if (c.gpu)
-    out << prefix << "GPU " << c.gpu->index << ": " << c.gpu->name << " (sm " << c.gpu->compute_capability << ", "
-        << c.gpu->multiprocessors << " SMs, SM clock " << c.gpu->sm_clock_observed_mhz << " MHz seen / "
-        << c.gpu->sm_clock_max_mhz << " max; driver " << c.gpu->driver_version << ", runtime " << c.gpu->runtime_version
-        << ", cuBLAS " << c.gpu->cublas_version << ")\n";
-  else
-    out << prefix << "GPU: none (" << c.gpu_unavailable_reason << ")\n";
-  if (c.gpus.size() > 1 || c.multi_gpu_devices.size() > 1) {
-    out << prefix << "GPUs:";
-    for (const GpuContext& g : c.gpus)
-      out << " " << g.index << " " << g.name << " (" << fixed(g.memory_gib, 1) << " GiB, " << g.pci_bus_id << ");";
-    out << " multi-GPU rows on";
-    for (int d : c.multi_gpu_devices) out << " " << d;
-    out << "\n";
-  }
-  if (c.gpu) out << prefix << "Multi-GPU: cuBLASXt tile " << c.cublasxt_block_dim << "; " << c.cublasmp << "\n";
-  out << prefix << "Inputs: " << describe(c.options.input_values) << ", seed " << c.options.seed << "\n";
-}
 
 void write_text_table(std::ostream& out, const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> width(rows.front().size(), 0);
@@ -141,8 +61,9 @@ Format parse_format(const std::string& name) {
 }
 
 void write_results(std::ostream& out, Format format, const RunContext& context,
-                   const std::vector<BenchmarkResult>& results) {
+                   const std::vector<BenchmarkResult>& results, const TableOptions& table) {
   check_format(format, "write_results");
+  for (const std::string& name : table.columns) parse_table_columns(name);
   switch (format) {
     case Format::gbench:
       write_gbench(out, context, results);
@@ -191,35 +112,12 @@ void write_results(std::ostream& out, Format format, const RunContext& context,
       }
       return;
     }
-    case Format::markdown: {
-      write_context_lines(out, context, "> ");
-      out << "\n";
-      const auto h = header();
-      out << "|";
-      for (const auto& c : h) out << " " << c << " |";
-      out << "\n|";
-      // Numbers right-aligned, names and words left.
-      for (const auto& column : h)
-        out << (column == "backend" || column == "device" || column == "shape" || column == "best vendor" ||
-                        column == "pass" || column == "note"
-                    ? "---|"
-                    : "---:|");
-      out << "\n";
-      for (const auto& r : results) {
-        out << "|";
-        for (const auto& c : cells(r)) out << " " << md_cell(c) << " |";
-        out << "\n";
-      }
+    case Format::markdown:
+      write_markdown(out, context, results, table);
       return;
-    }
-    case Format::table: {
-      write_context_lines(out, context, "");
-      std::vector<std::vector<std::string>> rows{header()};
-      for (const auto& r : results) rows.push_back(cells(r));
-      out << "\n";
-      write_text_table(out, rows);
+    case Format::table:
+      write_table(out, context, results, table);
       return;
-    }
   }
 }
 

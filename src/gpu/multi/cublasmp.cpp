@@ -40,7 +40,7 @@ std::string why_unavailable() {
     return MATCOMPARE_HAVE_CUBLASMP
                ? std::string("its worker ") + kWorkerName + " is not beside this program (set " +
                      kCublasMpWorkerVariable + " to its path)"
-               : "built without cuBLASMp (CMake found no cublasmp.h, libcublasmp and NCCL; README: installing "
+               : "built without cuBLASMp (CMake found no cublasmp.h, libcublasmp and NCCL; docs/multi-gpu.md: installing "
                  "cuBLASMp)";
   }
   try {

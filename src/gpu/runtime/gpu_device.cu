@@ -67,6 +67,7 @@ GpuContext device_properties(int index) {
   g.sm_clock_max_mhz = khz / 1000;
   MC_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, index));
   g.memory_clock_max_mhz = khz / 1000;
+  MC_CUDA_CHECK(cudaDeviceGetAttribute(&g.memory_bus_bits, cudaDevAttrGlobalMemoryBusWidth, index));
   char bus[32] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, index) == cudaSuccess) g.pci_bus_id = bus;
   return g;

@@ -1,0 +1,153 @@
+// The CPU's FP32 ceiling and memory bandwidth, measured (cpu_peak.hpp). The FMA loops are built for their
+// instruction set with target attributes: each is a leaf that inlines nothing shared, so no AVX-512 instruction
+// can reach code that runs on a CPU without it.
+#include "cpu_peak.hpp"
+
+#include <immintrin.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+
+namespace matcompare::cpu {
+namespace {
+
+// Enough chains to cover two FMA ports times four cycles of latency, with room to spare.
+constexpr int kChains = 12;
+constexpr std::int64_t kTrips = 2'000'000;  // ~10 ms per try at 3 GHz with two AVX-512 FMA ports
+constexpr int kTries = 3;
+
+struct Isa {
+  const char* name;
+  int lanes;
+  float (*run)(std::int64_t trips);  // kChains FMAs of `lanes` floats per trip; returns a sum so none is dropped
+};
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx512f"))) float fma_avx512(std::int64_t trips) {
+  __m512 acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = _mm512_set1_ps(float(c));
+  const __m512 scale = _mm512_set1_ps(0.999999f), shift = _mm512_set1_ps(1e-6f);
+  for (std::int64_t t = 0; t < trips; ++t)
+    for (int c = 0; c < kChains; ++c) acc[c] = _mm512_fmadd_ps(acc[c], scale, shift);
+  for (int c = 1; c < kChains; ++c) acc[0] = _mm512_add_ps(acc[0], acc[c]);
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, acc[0]);
+  float sum = 0;
+  for (float x : lanes) sum += x;
+  return sum;
+}
+
+__attribute__((target("avx2,fma"))) float fma_avx2(std::int64_t trips) {
+  __m256 acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = _mm256_set1_ps(float(c));
+  const __m256 scale = _mm256_set1_ps(0.999999f), shift = _mm256_set1_ps(1e-6f);
+  for (std::int64_t t = 0; t < trips; ++t)
+    for (int c = 0; c < kChains; ++c) acc[c] = _mm256_fmadd_ps(acc[c], scale, shift);
+  for (int c = 1; c < kChains; ++c) acc[0] = _mm256_add_ps(acc[0], acc[c]);
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, acc[0]);
+  float sum = 0;
+  for (float x : lanes) sum += x;
+  return sum;
+}
+#endif
+
+// A multiply and an add per chain: two flops, whether or not the compiler fuses them.
+float fma_scalar(std::int64_t trips) {
+  float acc[kChains];
+  for (int c = 0; c < kChains; ++c) acc[c] = float(c);
+  for (std::int64_t t = 0; t < trips; ++t)
+    for (int c = 0; c < kChains; ++c) acc[c] = acc[c] * 0.999999f + 1e-6f;
+  float sum = 0;
+  for (float x : acc) sum += x;
+  return sum;
+}
+
+Isa widest_isa() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (__builtin_cpu_supports("avx512f")) return {"AVX-512", 16, fma_avx512};
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return {"AVX2", 8, fma_avx2};
+#endif
+  return {"scalar", 1, fma_scalar};
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+double fma_ceiling_gflops(const Isa& isa, int threads) {
+  double best = 0;
+  volatile float sink = 0;
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    const auto start = std::chrono::steady_clock::now();
+#pragma omp parallel num_threads(threads)
+    {
+      const float s = isa.run(kTrips);
+#pragma omp critical
+      sink = sink + s;
+    }
+    const double flops = double(kTrips) * kChains * isa.lanes * 2 * threads;
+    best = std::max(best, flops / seconds_since(start) / 1e9);
+  }
+  return best;
+}
+
+// Four times the last-level cache, at least 256 MiB and at most 2 GiB and a quarter of the host's memory.
+std::size_t bandwidth_bytes() {
+  const long llc = std::max(sysconf(_SC_LEVEL3_CACHE_SIZE), sysconf(_SC_LEVEL2_CACHE_SIZE));
+  std::size_t bytes = std::max<std::size_t>(std::size_t(256) << 20, std::size_t(std::max(llc, 0L)) * 4);
+  bytes = std::min<std::size_t>(bytes, std::size_t(2) << 30);
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0) bytes = std::min<std::size_t>(bytes, std::size_t(pages) * std::size_t(page) / 4);
+  return bytes;
+}
+
+double read_bandwidth_gbs(int threads, std::size_t bytes) {
+  const std::int64_t n = std::int64_t(bytes / sizeof(float));
+  const std::unique_ptr<float[]> data(new float[n]);
+  // Each thread first touches the part it reads, so its pages are on its own memory node.
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (std::int64_t i = 0; i < n; ++i) data[i] = 1.0f;
+  double best = 0;
+  volatile float sink = 0;
+  for (int attempt = 0; attempt < kTries; ++attempt) {
+    const auto start = std::chrono::steady_clock::now();
+    float sum = 0;
+#pragma omp parallel for simd schedule(static) num_threads(threads) reduction(+ : sum)
+    for (std::int64_t i = 0; i < n; ++i) sum += data[i];
+    best = std::max(best, double(bytes) / seconds_since(start) / 1e9);
+    sink = sink + sum;
+  }
+  return best;
+}
+
+std::string number(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, x < 100 ? "%.1f" : "%.0f", x);
+  return text;
+}
+
+}  // namespace
+
+Peak measure_cpu_peak(int threads) {
+  threads = std::max(threads, 1);
+  const Isa isa = widest_isa();
+  Peak peak;
+  peak.device = DeviceKind::cpu;
+  peak.fp32_gflops = fma_ceiling_gflops(isa, threads);
+  const std::size_t bytes = bandwidth_bytes();
+  peak.bandwidth_gbs = read_bandwidth_gbs(threads, bytes);
+  peak.basis = "measured on " + std::to_string(threads) + " threads: FP32 " + std::to_string(kChains) +
+               " independent " + isa.name + " FMA chains per thread, best of " + std::to_string(kTries) + " (" +
+               number(peak.fp32_gflops / threads) + " GFLOP/s per thread); memory: reading " +
+               std::to_string(bytes >> 20) + " MiB, best of " + std::to_string(kTries);
+  return peak;
+}
+
+}  // namespace matcompare::cpu
