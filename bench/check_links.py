@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Checks the relative links of bench/'s markdown: every linked file or folder exists, and every #anchor names a
-heading of its target, as GitHub makes anchors (lowercase, spaces to hyphens, punctuation and symbols dropped,
+"""Checks the relative links of bench/'s markdown, the front page and docs/: every linked file or folder exists, and
+every #anchor names a heading of its target, as GitHub makes anchors (lowercase, spaces to hyphens, punctuation and symbols dropped,
 -1, -2 ... after repeats). Prints each broken link and exits 1 if there is one.
 
-    python3 bench/check_links.py [FILE.md ...]     (default: bench/NOTES.md bench/README.md bench/data/INDEX.md)
+    python3 bench/check_links.py [FILE.md ...]
+
+(default: bench/NOTES.md bench/README.md bench/data/INDEX.md, the front page README.md and docs/*.md)
 """
 import pathlib
 import re
@@ -54,7 +56,9 @@ def check(path):
 
 if __name__ == '__main__':
     here = pathlib.Path(__file__).resolve().parent
-    files = [pathlib.Path(f) for f in sys.argv[1:]] or [here / 'NOTES.md', here / 'README.md', here / 'data/INDEX.md']
+    files = [pathlib.Path(f) for f in sys.argv[1:]] or [
+        here / 'NOTES.md', here / 'README.md', here / 'data/INDEX.md', here.parent / 'README.md',
+        *sorted((here.parent / 'docs').glob('*.md'))]
     broken = sum(check(f) for f in files if f.exists())
     print(f'{broken} broken link(s) in {", ".join(str(f) for f in files if f.exists())}')
     sys.exit(1 if broken else 0)
