@@ -1,10 +1,16 @@
 #include <algorithm>
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "../src/cpu/blis/blis.hpp"
 #include "../src/cpu/blis/block_sizes.hpp"
+#include "../src/cpu/openblas_settings.hpp"
+#include "../src/cpu/worker_team.hpp"
 #include "backend_checks.hpp"
 
 using namespace matcompare;
@@ -214,4 +220,55 @@ TEST_CASE("OpenBLAS is restarted on the kernels the CPU can run best, unless the
   CHECK(openblas_core_for("SkylakeX", avx512, avx2_fma) == nullptr);
   CHECK(openblas_core_for("Cooperlake", avx512, avx2_fma) == nullptr);
   CHECK(openblas_core_for("SapphireRapids", avx512, avx2_fma) == nullptr);
+}
+
+TEST_CASE("the worker team runs each thread index once per call, at any team size, one call at a time") {
+  for (const int team : {4, 1, 3, 3, 6, 2}) {
+    for (int call = 0; call < 200; ++call) {
+      std::vector<std::atomic<int>> runs(std::size_t(team) + 1);
+      std::atomic<int> teams_seen{0};
+      cpu::run_on_team(team, [&](int thread, int size) {
+        runs[std::size_t(thread)].fetch_add(1);
+        if (size == team) teams_seen.fetch_add(1);
+      });
+      for (int t = 0; t < team; ++t) REQUIRE_MESSAGE(runs[std::size_t(t)] == 1, "team ", team, " thread ", t);
+      REQUIRE(runs[std::size_t(team)] == 0);
+      REQUIRE(teams_seen == team);
+    }
+  }
+  // Two callers at once: each call still sees its whole team, never a thread of the other's.
+  std::atomic<int> wrong{0};
+  auto caller = [&](int team) {
+    for (int call = 0; call < 200; ++call) {
+      std::atomic<int> ran{0};
+      cpu::run_on_team(team, [&](int, int size) {
+        if (size != team) wrong.fetch_add(1);
+        ran.fetch_add(1);
+      });
+      if (ran != team) wrong.fetch_add(1);
+    }
+  };
+  std::thread other(caller, 3);
+  caller(2);
+  other.join();
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("the library sets OpenBLAS's core and thread timeout itself where the user did not, and leaves the "
+          "environment as it was") {
+  const bool core_set = std::getenv("OPENBLAS_CORETYPE") != nullptr;
+  const bool timeout_set = std::getenv("OPENBLAS_THREAD_TIMEOUT") != nullptr;
+  cpu::adjust_openblas();
+  CHECK((std::getenv("OPENBLAS_CORETYPE") != nullptr) == core_set);
+  CHECK((std::getenv("OPENBLAS_THREAD_TIMEOUT") != nullptr) == timeout_set);
+  if (!core_set) {
+    // A DYNAMIC_ARCH OpenBLAS now runs the core this CPU should (Debian 12's picks Prescott on a Sapphire Rapids).
+    INFO("OpenBLAS core: ", openblas_core_below_cpu() ? "below the CPU" : "fine", "; switched to ",
+         cpu::openblas_core_chosen());
+    CHECK(openblas_core_below_cpu() == nullptr);
+  }
+  if (!timeout_set && cpu::openblas_waits_shortened())
+    CHECK(thread_wait_settings().find("OPENBLAS_THREAD_TIMEOUT=20 (set by matcompare") != std::string::npos);
+  // OpenBLAS still computes right after the switch and the restart of its pool.
+  matcompare_test::check_backend(find_backend("cpu/openblas"));
 }

@@ -16,6 +16,7 @@
 #include "../cpu/blis/blis.hpp"
 #include "../cpu/cache_flush.hpp"
 #include "../cpu/cpu_peak.hpp"
+#include "../cpu/openblas_settings.hpp"
 #include "../cpu/vendors/vendors.hpp"
 #include "../gpu/multi/multi_gpu.hpp"
 #include "../gpu/runtime/gpu_runtime.hpp"
@@ -141,7 +142,10 @@ std::string thread_wait_settings() {
   std::string text;
   for (const char* name : {"OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "OPENBLAS_THREAD_TIMEOUT"}) {
     const char* value = std::getenv(name);
-    text += std::string(text.empty() ? "" : " ") + name + "=" + (value ? value : "(library default)");
+    std::string shown = value ? value : "(library default)";
+    if (!value && std::string(name) == "OPENBLAS_THREAD_TIMEOUT" && cpu::openblas_waits_shortened())
+      shown = "20 (set by matcompare through OpenBLAS's openblas_read_env)";
+    text += std::string(text.empty() ? "" : " ") + name + "=" + shown;
   }
   return text;
 }
@@ -150,6 +154,7 @@ void set_threads(int threads) {
   if (threads < 0 || threads > kMaxThreads)
     throw std::invalid_argument("set_threads: threads must be 0 (one per logical processor) to " +
                                 std::to_string(kMaxThreads) + ", got " + std::to_string(threads));
+  cpu::adjust_openblas();
   const int n = threads > 0 ? threads : usable_cpus();
   omp_set_num_threads(n);
   openblas_set_num_threads(n);
@@ -157,6 +162,7 @@ void set_threads(int threads) {
 }
 
 RunContext collect_context(const std::string& command_line, const BenchmarkOptions& options) {
+  cpu::adjust_openblas();  // the context describes OpenBLAS as a measurement runs it
   RunContext c;
   c.matcompare_version = MATCOMPARE_VERSION;
   c.git_commit = MATCOMPARE_GIT_COMMIT;

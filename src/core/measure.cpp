@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "../cpu/openblas_settings.hpp"
 #include "matcompare/context.hpp"
 #include "measurement.hpp"
 
@@ -32,6 +33,7 @@ std::string to_string(Status s) {
 BenchmarkResult measure_row(const Backend& backend, const Problem& p, const BenchmarkOptions& o,
                             const Partners& partners, const RowPlan& plan) {
   check_options(o);
+  cpu::adjust_openblas();  // before anything is timed: OpenBLAS at its best core, its idle threads parking quickly
   const auto started = Clock::now();
   BenchmarkResult r;
   r.backend = backend.info();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../cpu/openblas_settings.hpp"
 #include "argument_checks.hpp"
 #include "best_vendor.hpp"
 #include "budget.hpp"
@@ -40,6 +41,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
                                                   const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
                                                   const ProgressFn& progress) {
   check_options(options);
+  cpu::adjust_openblas();  // before anything is timed: OpenBLAS at its best core, its idle threads parking quickly
   for (std::size_t i = 0; i < selected.size(); ++i) {
     if (!selected[i]) throw std::invalid_argument("run_benchmarks: backends[" + std::to_string(i) + "] is null");
     // The run is built from the universe (the registry for run_benchmarks): any other backend would be left out

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+#include "worker_team.hpp"
+
 namespace matcompare::cpu {
 
 std::size_t host_flush_bytes() {
@@ -27,16 +29,14 @@ void flush_host_cache() {
   // Every thread writes its own slice, so each core's private caches are overwritten too, not only
   // the last-level cache of the core that would run a single memset.
   const std::int64_t size = std::int64_t(buffer.size());
-#pragma omp parallel
-  {
-    const std::int64_t threads = omp_get_num_threads(), me = omp_get_thread_num();
+  run_on_team(omp_get_max_threads(), [&](int me, int threads) {
     const std::int64_t begin = size * me / threads, end = size * (me + 1) / threads;
     std::memset(buffer.data() + begin, value, std::size_t(end - begin));
-  }
+  });
   // Keeps the compiler from proving the buffer unused.
   asm volatile("" : : "r"(buffer.data()) : "memory");
-  // The flush's threads, and OpenBLAS's from a vendor sample before it, park within about a millisecond
-  // under thread_wait_fixes(); the timed run that follows must not share the cores with their spinning.
+  // The flush's threads (worker_team.hpp), and OpenBLAS's from a vendor sample before it, park within about a
+  // millisecond; the timed run that follows must not share the cores with their spinning.
   std::this_thread::sleep_for(std::chrono::milliseconds(2));
 }
 

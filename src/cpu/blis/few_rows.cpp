@@ -9,6 +9,8 @@
 
 #ifdef _OPENMP
 #include <omp.h>
+
+#include "../worker_team.hpp"
 #endif
 
 #include "blis.hpp"
@@ -67,21 +69,25 @@ void gemm_few_rows(const HostGemm& g) {
     for (std::int64_t p = 0; p < g.k; ++p) a_rows[i * g.k + p] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
   const std::int64_t blocks = (g.n + kColumns - 1) / kColumns;
 #ifdef _OPENMP
-  const int threads = int(std::min<std::int64_t>(omp_get_max_threads(), blocks));
-#pragma omp parallel for num_threads(threads) schedule(static)
+  const int threads = omp_get_max_threads();
+#else
+  const int threads = 1;
 #endif
-  for (std::int64_t block = 0; block < blocks; ++block) {
-    const std::int64_t j0 = block * kColumns, width = std::min(kColumns, g.n - j0);
-    float acc[kFewRows][kColumns] = {};
-    if (g.trans_b)
-      columns_transposed_b(g, a_rows.data(), j0, width, acc);
-    else
-      columns_untransposed_b(g, a_rows.data(), j0, width, acc);
-    for (std::int64_t i = 0; i < g.m; ++i) {
-      float* c = g.c + i * g.ldc + j0;
-      for (std::int64_t j = 0; j < width; ++j) c[j] = scale_output(g, acc[i][j], g.beta == 0.0f ? 0.0f : c[j]);
+  // Each thread a contiguous run of column blocks; with fewer blocks than threads some have none.
+  run_on_team(threads, [&](int thread, int team) {
+    for (std::int64_t block = blocks * thread / team; block < blocks * (thread + 1) / team; ++block) {
+      const std::int64_t j0 = block * kColumns, width = std::min(kColumns, g.n - j0);
+      float acc[kFewRows][kColumns] = {};
+      if (g.trans_b)
+        columns_transposed_b(g, a_rows.data(), j0, width, acc);
+      else
+        columns_untransposed_b(g, a_rows.data(), j0, width, acc);
+      for (std::int64_t i = 0; i < g.m; ++i) {
+        float* c = g.c + i * g.ldc + j0;
+        for (std::int64_t j = 0; j < width; ++j) c[j] = scale_output(g, acc[i][j], g.beta == 0.0f ? 0.0f : c[j]);
+      }
     }
-  }
+  });
 }
 
 }  // namespace matcompare::cpu::blis

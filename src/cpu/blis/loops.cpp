@@ -14,6 +14,7 @@
 #include "blis.hpp"
 #include "block_sizes.hpp"
 #include "packing.hpp"
+#include "../worker_team.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -40,7 +41,7 @@ struct AlignedFloats {
   AlignedFloats& operator=(const AlignedFloats&) = delete;
 };
 
-// The thread count of the next parallel region (`--threads`), 1 without OpenMP.
+// The team's size: OpenMP's thread count (`--threads`, set_threads), 1 without OpenMP.
 int threads_asked() {
 #ifdef _OPENMP
   return omp_get_max_threads();
@@ -49,12 +50,11 @@ int threads_asked() {
 #endif
 }
 
-// The team's barrier inside one call: it spins (then yields), never sleeps. The OpenMP barrier parks a thread
-// after GOMP_SPINCOUNT pauses (the CLI sets it low, so that threads left idle between calls do not take cores from
-// OpenBLAS), and a parked thread costs a wake-up at every k block. Between calls the region's own end still parks.
+// The team's barrier inside one call: it spins (then yields), never sleeps, since a parked thread costs a wake-up at
+// every k block. Between calls the team's own wait parks (worker_team.hpp).
 class SpinBarrier {
  public:
-  void set_team(int team) { team_ = team; }  // before any wait, under an OpenMP barrier
+  void set_team(int team) { team_ = team; }  // before the team starts
   void wait() {
     const int generation = generation_.load(std::memory_order_acquire);
     if (arrived_.fetch_add(1, std::memory_order_acq_rel) == team_ - 1) {
@@ -159,16 +159,12 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   auto b_at = [&](std::int64_t p, std::int64_t j) { return g.trans_b ? b + j * g.ldb + p : b + p * g.ldb + j; };
 
   SpinBarrier barrier;
+  barrier.set_team(threads);
   std::atomic<std::int64_t> next_unit{0};
-#pragma omp parallel num_threads(threads)
-  {
-    int thread = 0, team = 1;  // the team may be smaller than asked for
-#ifdef _OPENMP
-    thread = omp_get_thread_num();
-    team = omp_get_num_threads();
-#endif
-#pragma omp single
-    barrier.set_team(team);
+  // The whole team starts, so that it keeps its threads (worker_team.hpp); those past `threads` have no work here.
+  run_on_team(threads_asked(), [&](int thread, int) {
+    if (thread >= threads) return;
+    const int team = threads;
 
     for (std::int64_t jc = 0; jc < g.n; jc += nc_step) {  // loop 1: up to NC columns of B and C
       const std::int64_t nc = std::min<std::int64_t>(nc_step, g.n - jc);
@@ -190,9 +186,9 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
             pack_b_block(nr, kc, std::min(last, nc) - first, b_at(pc, jc + first), g.ldb, g.trans_b,
                          packed_b.p + first * kc);
         }
-        if (!pack_a_in_units) {
-#pragma omp for schedule(static) nowait
-          for (std::int64_t ir = 0; ir < g.m; ir += mr)
+        if (!pack_a_in_units) {  // each thread a contiguous run of A's micro-panels
+          const std::int64_t first = panels * thread / team, last = panels * (thread + 1) / team;
+          for (std::int64_t ir = first * mr; ir < std::min(last * mr, g.m); ir += mr)
             pack_a_block(mr, std::min<std::int64_t>(mr, g.m - ir), kc, a_at(ir, pc), g.lda, g.trans_a, g.alpha,
                          packed_a.p + ir * kc);
         }
@@ -214,7 +210,7 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
         barrier.wait();
       }
     }
-  }
+  });
 }
 
 UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::int64_t max_unit_panels) {
