@@ -3,9 +3,9 @@
 
     python3 report/make_report.py FILE.json [FILE.json ...] --out DIR
 
-Writes DIR/README.md and the PNG plots it links. The Markdown depends only on the contents of
-the JSON files (not on their order on the command line, the clock or the locale), so the same
-files always give the same bytes. This is `matcompare report`: bad input gets the CLI's contract,
+Writes DIR/README.md and the PNG plots it links, and lists on stdout what it wrote. The Markdown
+depends only on the contents of the JSON files (not on their order on the command line, the clock
+or the locale), so the same files always give the same bytes. This is `matcompare report`: bad input gets the CLI's contract,
 one line `matcompare: error: ...` on stderr and exit status 2, and nothing is written; the report
 is made in a folder beside DIR that replaces DIR only once complete, so an error or a signal
 (INT, TERM, HUP, QUIT, PIPE: one line, then the end by that signal) leaves the old DIR, or none.
@@ -22,8 +22,9 @@ import os  # noqa: E402
 import sys  # noqa: E402
 import warnings  # noqa: E402
 
-from matcompare_report import scaling, seeds, tables, vendors, workloads  # noqa: E402
+from matcompare_report import peaks, scaling, seeds, tables, vendors, workloads  # noqa: E402
 from matcompare_report.checks import escape, shown  # noqa: E402
+from matcompare_report.markdown import wrap  # noqa: E402
 from matcompare_report.output import OutputFolder  # noqa: E402
 from matcompare_report.runs import InputError, group_machines, load_runs  # noqa: E402
 
@@ -75,13 +76,15 @@ def warning_line(runs, seed_mismatches):
 
 
 def make_report(files, out):
-    """Writes the report; returns the warning line ("" for none). Refused or InputError when it cannot."""
+    """Writes the report; returns the warning line ("" for none) and the names of the files written (README.md first).
+    Refused or InputError when it cannot."""
     runs = load_runs(files)
     folder = OutputFolder(out, files)
     machines = group_machines(runs)
     seed_mismatches = seeds.check_seed_mapping(machines)
     plots = import_plots()
     lines = (tables.header_section(runs, machines) + tables.machines_section(machines)
+             + peaks.peaks_section(machines)
              + tables.overview_section(machines) + vendors.best_vendor_section(machines)
              + tables.fast_path_section(machines)
              + scaling.scaling_section(machines) + workloads.suite_section(machines) + seeds.seeds_section(machines))
@@ -89,7 +92,8 @@ def make_report(files, out):
         temp = folder.create()
         lines += plots.plots_section(machines, temp)
         with open(os.path.join(temp, "README.md"), "w", encoding="utf-8", newline="\n") as handle:
-            handle.write("\n".join(lines).rstrip("\n") + "\n")
+            handle.write("\n".join(wrap(lines)).rstrip("\n") + "\n")
+        written = ["README.md"] + sorted(name for name in os.listdir(temp) if name != "README.md")
         late_warning = folder.commit()
     except OSError as error:
         folder.abandon()
@@ -98,7 +102,27 @@ def make_report(files, out):
     except BaseException:
         folder.abandon()
         raise
-    return "; ".join(text for text in (warning_line(runs, seed_mismatches), late_warning) if text)
+    return "; ".join(text for text in (warning_line(runs, seed_mismatches), late_warning) if text), written
+
+
+def written_lines(out, names):
+    """What stdout says of a report made: a line that counts the files, then each file's path, one a line."""
+    plots = len(names) - 1
+    return ([f"matcompare: wrote the report into {escape(out)}: README.md and {plots} plot{'s' * (plots != 1)}"]
+            + [escape(os.path.join(out, name)) for name in names])
+
+
+def say_written(lines):
+    """The list on stdout; a reader that went away is not an error of the report, which is complete by now."""
+    try:
+        sys.stdout.write("\n".join(lines) + "\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        try:
+            # No second complaint when the interpreter flushes stdout as it exits.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
 
 
 def main(argv=None):
@@ -111,9 +135,10 @@ def main(argv=None):
         # Warnings of the libraries (matplotlib's about glyphs, limits or overflow) are not the user's concern.
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            warning = make_report(args.files, args.out)
+            warning, written = make_report(args.files, args.out)
         if warning:
             say("warning", warning)
+        say_written(written_lines(args.out, written))
     except Refused as error:
         status, message = error.status, str(error)
     except InputError as error:

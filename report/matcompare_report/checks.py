@@ -20,8 +20,9 @@ MAX_FILE_BYTES = 64 * 2**20
 MAX_ROWS = 20_000
 MAX_BACKENDS = 200
 MAX_SHAPES = 200
-# Vendor libraries in one file's context (matcompare lists three).
+# Vendor libraries in one file's context (matcompare lists three), and devices in its peaks.
 MAX_VENDORS = 50
+MAX_PEAKS = 50
 # Characters of a name (backend, device, precision, host, CPU and GPU model...) and of any other text the report
 # shows; longer ones are cut with a note.
 MAX_NAME_CHARS = 100
@@ -39,8 +40,9 @@ MAX_CONTEXT_NUMBER = 1e15
 
 MAGNITUDE_FIELDS = ("median_ms", "min_ms", "max_ms", "total_ms", "total_min_ms", "estimate_subset_ms",
                     "estimate_ms_per_row", "estimated_run_s", "budget_s", "spent_s", "gflops", "vs_vendor",
-                    "vs_precision_vendor", "vs_best_vendor", "speedup", "efficiency", "cv")
-COUNT_FIELDS = ("samples", "total_samples", "estimate_rows", "verified_rows", "devices")
+                    "vs_precision_vendor", "vs_best_vendor", "vs_vendor_q1", "vs_vendor_q3", "speedup", "efficiency",
+                    "cv")
+COUNT_FIELDS = ("samples", "total_samples", "estimate_rows", "verified_rows", "devices", "vs_vendor_pairs")
 ERROR_FIELDS = ("max_abs_error", "sum_abs_error", "rel_error", "blas_ratio")
 FACTOR_FIELDS = ("alpha", "beta")
 NUMBER_FIELDS = MAGNITUDE_FIELDS + COUNT_FIELDS + ERROR_FIELDS + FACTOR_FIELDS
@@ -58,14 +60,17 @@ CONTEXT_SHOWN = {
            "cxx_compiler", "cuda_compiler", "cpu_blis"),
     "openblas": ("config", "core", "parallel", "threads"),
     "gpu": ("name", "compute_capability", "multiprocessors", "l2_mib", "memory_gib", "sm_clock_observed_mhz",
-            "sm_clock_max_mhz", "memory_clock_max_mhz", "driver_version", "runtime_version", "cublas_version",
-            "cache_policy"),
+            "sm_clock_max_mhz", "memory_clock_max_mhz", "memory_bus_bits", "driver_version", "runtime_version",
+            "cublas_version", "cache_policy"),
     "timing": ("repetitions", "min_time_s", "time_limit_s", "budget_s", "flush_cache"),
 }
 # Fields of each entry of context.vendors the machines section shows; the names among them are cut shorter.
 VENDOR_SHOWN = ("backend", "library", "available", "version", "build", "kernel_path", "threads",
                 "unavailable_reason")
 VENDOR_NAMES = ("backend", "library")
+# Each entry of context.peaks: a device's peak rates and how they were found; the rates are magnitudes or null.
+PEAK_TEXTS = ("device", "name", "basis")
+PEAK_RATES = ("fp32_gflops", "tf32_gflops", "bandwidth_gbs")
 
 # C0 and C1 controls, DEL, the line and paragraph separators, the bidirectional marks, embeddings, overrides and
 # isolates (they reorder the text around them), and lone surrogates (not text at all).
@@ -245,6 +250,24 @@ class Checker:
                                          MAX_NAME_CHARS if key in CONTEXT_NAME_FIELDS else MAX_TEXT_CHARS)
         self.vendors(context.get("vendors"))
         self.suite(context.get("suite"))
+        self.peaks(context.get("peaks"))
+
+    def peaks(self, peaks):
+        """context.peaks, each device's FP32 (and TF32) peak and memory bandwidth with how they were derived (older
+        files have none): an array of objects whose rates are numbers within the magnitudes' range, or null."""
+        for index, peak in enumerate(self.objects(peaks, "context.peaks", MAX_PEAKS, "devices")):
+            where = f"context.peaks[{index}]"
+            self.each(peak, PEAK_TEXTS, where, "a string or null", str)
+            for key in PEAK_TEXTS:
+                if isinstance(peak.get(key), str):
+                    peak[key] = self.text(f"{where}.{key}", peak[key],
+                                          MAX_TEXT_CHARS if key == "basis" else MAX_NAME_CHARS)
+            for key in PEAK_RATES:
+                value = peak.get(key)
+                if value is not None and not (is_number(value)
+                                              and (value == 0 or MIN_MAGNITUDE <= value <= MAX_MAGNITUDE)):
+                    self.refuse(f"{where}.{key}",
+                                f"a number (0, or from {MIN_MAGNITUDE:g} to {MAX_MAGNITUDE:g}) or null", value)
 
     def suite(self, suite):
         """context.suite, the suite a run's shapes came from (runs by size have none): its name, title and problems."""
@@ -274,20 +297,24 @@ class Checker:
 
     def vendors(self, vendors):
         """context.vendors, the run's vendor libraries (older files have none): an array of objects."""
-        if vendors is None:
-            return
-        if not isinstance(vendors, list):
-            self.refuse("context.vendors", "an array or null", vendors)
-        if len(vendors) > MAX_VENDORS:
-            raise InputError(f"{shown(self.path)}: context.vendors lists {len(vendors)} libraries; a file may list "
-                             f"at most {MAX_VENDORS}")
-        for index, vendor in enumerate(vendors):
+        for index, vendor in enumerate(self.objects(vendors, "context.vendors", MAX_VENDORS, "libraries")):
             where = f"context.vendors[{index}]"
-            if not isinstance(vendor, dict):
-                self.refuse(where, "an object", vendor)
             for key in VENDOR_SHOWN:
                 self.shown_value(vendor, key, f"{where}.{key}",
                                  MAX_NAME_CHARS if key in VENDOR_NAMES else MAX_TEXT_CHARS)
+
+    def objects(self, value, where, limit, noun):
+        """An array of at most `limit` objects at `where`, or null (older files have none): the array, or []."""
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.refuse(where, "an array or null", value)
+        if len(value) > limit:
+            raise InputError(f"{shown(self.path)}: {where} lists {len(value)} {noun}; a file may list at most {limit}")
+        for index, item in enumerate(value):
+            if not isinstance(item, dict):
+                self.refuse(f"{where}[{index}]", "an object", item)
+        return value
 
     def shown_value(self, mapping, key, where, limit):
         value = mapping.get(key)

@@ -1,4 +1,11 @@
-"""The report's plots: GFLOP/s against size per device, and × vendor (or × best vendor) bars at fixed sizes."""
+"""The report's plots: GFLOP/s against size per device and step family (each seed's ladder, the steps beyond the seeds
+and the vendor libraries), × vendor (or × best vendor) bars at fixed sizes, and a roofline per device whose peak is
+known.
+
+Every plot holds at most MAX_SERIES series, each with its own colour and marker: cool colours for FP32 rows, warm ones
+for TF32 rows, the device's baseline vendor in black. Estimated figures are drawn hollow (and joined by a dotted
+line), never dropped. Each drawing function takes a spec of plain tuples, so the same spec always draws the same PNG.
+"""
 import os
 from collections import namedtuple
 
@@ -6,12 +13,15 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot loads)
+from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullLocator  # noqa: E402
 
-from .markdown import code, fmt_ratio  # noqa: E402
-from .runs import gflops_of, is_estimate, is_ok, positive  # noqa: E402
+from .markdown import code, fmt_gflops, fmt_ratio  # noqa: E402
+from .peaks import device_peak  # noqa: E402
+from .runs import flops, gflops_of, has_figure, is_estimate, positive, whole  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
+from .seeds import SEEDS  # noqa: E402
 from .vendors import is_library  # noqa: E402
 from .workloads import plot_suites  # noqa: E402
 
@@ -23,20 +33,39 @@ Basis = namedtuple("Basis", "field label slug axis")
 VS_VENDOR = Basis("vs_vendor", "× vendor", "vs-vendor", "× vendor (GFLOP/s ÷ the device's vendor library)")
 VS_BEST_VENDOR = Basis("vs_best_vendor", "× best vendor", "vs-best-vendor",
                        "× best vendor (against the fastest vendor library of the row's precision)")
-# One bar: what draw_bars reads of its row.
-Bar = namedtuple("Bar", "backend ratio device precision library")
 # Bars by device and precision, so that a TF32 row never passes for an FP32 one; vendor libraries hatched.
 BAR_COLORS = {("cpu", "fp32"): "tab:blue", ("gpu", "fp32"): "tab:orange", ("cpu", "tf32"): "tab:purple",
               ("gpu", "tf32"): "tab:green"}
 LIBRARY_HATCH = "//"
 PLOT_DPI = 110
-# Lines in one plot (no two of them look alike) and bars in one chart; more are split over several plots, up to
-# MAX_PARTS of each kind per machine, and the rest listed as not plotted. So no plot outgrows its image.
-MAX_LINES = 30
+# Series in one line plot (the baseline vendor included) and bars in one chart; more are split over several plots,
+# up to MAX_PARTS of each family per machine, and the rest listed as not plotted. So no plot outgrows its image.
+MAX_SERIES = 10
 MAX_BARS = 60
 MAX_PARTS = 2
 # Size labels on an x axis; with more sizes, only every few get a label.
 MAX_SIZE_LABELS = 16
+# Ten colours of each kind and ten markers: no two series of a plot look alike, and FP32 and TF32 rows differ.
+FP32_COLORS = ("tab:blue", "tab:green", "tab:purple", "tab:cyan", "tab:olive", "tab:brown", "tab:gray", "navy",
+               "darkgreen", "teal")
+TF32_COLORS = ("tab:red", "tab:orange", "tab:pink", "goldenrod", "darkred", "coral", "magenta", "sienna", "salmon",
+               "crimson")
+MARKERS = ("o", "s", "D", "^", "v", "<", ">", "p", "h", "X")
+# The baseline vendor of every line plot, and the peaks' lines.
+REFERENCE_STYLE = {"color": "black", "marker": "*", "markersize": 9, "linestyle": "--", "linewidth": 2.0}
+PEAK_STYLES = {"fp32": ("dimgray", (0, (6, 3))), "tf32": ("firebrick", (0, (6, 2, 1, 2)))}
+ESTIMATE_NOTE = "hollow marker: estimate"
+
+# One series of a line plot: its label, precision ("fp32", "tf32", other), whether it is the baseline vendor, and its
+# points (x, y, estimated).
+Series = namedtuple("Series", "label precision reference points")
+LinePlot = namedtuple("LinePlot", "title xlabel ylabel series peaks")
+# One bar: label, ratio, colour key (device, precision), vendor library, estimate, and the IQR as (low, high) or None.
+Bar = namedtuple("Bar", "label ratio key library estimated iqr")
+BarPlot = namedtuple("BarPlot", "title xlabel bars")
+# A roofline: ceilings ((label, GFLOP/s, precision)), the bandwidth (GB/s or None) and the point groups
+# ((label, colour, marker, ((intensity, GFLOP/s, estimated), …)), …).
+Roofline = namedtuple("Roofline", "title ceilings bandwidth groups")
 
 
 def plain(text):
@@ -77,108 +106,351 @@ def save_figure(figure, out_dir, name):
     return name
 
 
+def fmt_peak(value):
+    return f"{value / 1000:,.3g} TFLOP/s" if value >= 1000 else f"{fmt_gflops(value)} GFLOP/s"
+
+
+# ------------------------------------------------------------------------------ GFLOP/s against size
+
+def precision_of(machine, backend):
+    return str(machine.latest_row[backend].get("precision") or "").lower()
+
+
+def step_families(machine, device, backends):
+    """[(slug, title, [backend])]: each seed table's steps on `device` (the vendor rows among them too), then the
+    steps beyond the seeds with the vendor libraries (FP32 and TF32 apart), then whatever else there is."""
+    families, seed_steps = [], set()
+    for seed in SEEDS:
+        for spec in seed["tables"]:
+            if spec["kind"] not in ("ladder", "loop_order") or spec.get("device") != device:
+                continue
+            members = []
+            for step in spec["steps"]:
+                if step.backend in backends and step.backend not in members:
+                    members.append(step.backend)
+            own = [b for b in members if not is_vendor_row(machine, b)]
+            if own:
+                loops = "-loops" if spec["kind"] == "loop_order" else ""
+                families.append((f"seed{seed['id']}{loops}", f"source document {seed['id']}, {spec['title']}", members))
+                seed_steps.update(own)
+    rest = [b for b in backends if b not in seed_steps]
+    fast = [b for b in rest if is_vendor_row(machine, b) or "beyond" in str(machine.latest_row[b].get("seed") or "")]
+    fast_tf32 = [b for b in fast if precision_of(machine, b) == "tf32"]
+    fast_other = [b for b in fast if b not in fast_tf32]
+    if fast_other and fast_tf32:
+        families.append(("fast-fp32", "beyond the seeds and the vendor libraries, FP32", fast_other))
+        families.append(("fast-tf32", "beyond the seeds and the vendor libraries, TF32 (tensor cores)", fast_tf32))
+    elif fast:
+        families.append(("fast", "beyond the seeds and the vendor libraries", fast))
+    other = [b for b in rest if b not in fast]
+    if other:
+        families.append(("other", "other backends", other))
+    return families
+
+
+def is_vendor_row(machine, backend):
+    row = machine.latest_row[backend]
+    return row.get("vendor") is True or is_library(row)
+
+
+def baseline_vendor(machine, device, backends):
+    """The device's baseline vendor (the row matcompare marks `vendor`), where it has points."""
+    return next((b for b in backends if machine.latest_row[b].get("vendor") is True), None)
+
+
+def points_of(machine, backend, sizes):
+    """((size, GFLOP/s, estimated), …) of the backend's rows with a figure at the square NN sizes."""
+    found = []
+    for size in sizes:
+        row = machine.row(backend, (size, size, size))
+        gflops = gflops_of(row)
+        if gflops:
+            found.append((size, gflops, is_estimate(row)))
+    return tuple(found)
+
+
+def peak_lines(machine, device, precisions):
+    peak = device_peak(machine, device)
+    if peak is None:
+        return ()
+    lines = [(f"FP32 peak, {fmt_peak(peak.fp32)}", peak.fp32, "fp32")]
+    if peak.tf32 and "tf32" in precisions:
+        lines.append((f"TF32 peak, {fmt_peak(peak.tf32)}", peak.tf32, "tf32"))
+    return tuple(lines)
+
+
 def plot_gflops_vs_size(machine, device, out_dir):
-    """The GFLOP/s-against-size plot(s) of one device: [(alt text, file name)], and the backends left out."""
-    sizes = [s for s in machine.shapes if len(s) == 3 and s[0] == s[1] == s[2]]  # NN squares: one line a row
-    series = []
-    for backend in machine.backends:
-        if machine.device(backend) != device:
+    """The GFLOP/s-against-size plots of one device, one or more per step family: [(alt text, file name)], and the
+    backends left out."""
+    sizes = sorted({s[0] for s in machine.shapes if len(s) == 3 and s[0] == s[1] == s[2]})  # NN squares
+    backends = [b for b in machine.backends if machine.device(b) == device and points_of(machine, b, sizes)]
+    if not backends:
+        return [], []
+    reference = baseline_vendor(machine, device, backends)
+    made, left_out = [], []
+    for slug, title, members in step_families(machine, device, backends):
+        members = [b for b in members if b != reference]
+        # A line needs two sizes: a family measured at one size is in that size's bar chart.
+        if len({x for b in members for x, _, _ in points_of(machine, b, sizes)}) < 2:
             continue
-        # Measured rows only: an estimate is not a point on a curve of measurements.
-        points = [(s[0], gflops_of(row) if is_ok(row) else None) for s in sizes for row in [machine.row(backend, s)]]
-        points = [(x, y) for x, y in points if y]
-        if points:
-            series.append((backend, points))
-    parts, left_out = split(series, MAX_LINES)
-    made = []
-    for index, part in enumerate(parts):
-        name = draw_gflops(machine, device, part, out_dir, part_file(f"{machine.slug}-{device}-gflops", index))
-        made.append((part_alt(f"{machine.label}: GFLOP/s versus size, {device.upper()} backends", index, len(parts)),
-                     name))
-    return made, [backend for backend, _ in left_out]
+        parts, left = split(members, MAX_SERIES - (1 if reference else 0))
+        left_out += left
+        for index, part in enumerate(parts):
+            chosen = part + ([reference] if reference else [])
+            series = tuple(Series(plain(b), precision_of(machine, b), b == reference, points_of(machine, b, sizes))
+                           for b in chosen)
+            spec = LinePlot(plain(f"{machine.label}\n{device.upper()}: {title}"), "size (M = N = K)",
+                            "GFLOP/s (median)", series,
+                            peak_lines(machine, device, {s.precision for s in series}))
+            name = draw_lines(spec, out_dir, part_file(f"{machine.slug}-{device}-gflops-{slug}", index))
+            made.append((part_alt(f"{machine.label}: GFLOP/s versus size, {device.upper()}, {title}", index,
+                                  len(parts)), name))
+    return made, left_out
 
 
-def draw_gflops(machine, device, series, out_dir, name):
+def series_style(series, index, counts):
+    """Colour, marker and line style of the plot's `index`-th series; `counts` tracks the colours used of each kind."""
+    if series.reference:
+        return dict(REFERENCE_STYLE)
+    kind = "tf32" if series.precision == "tf32" else "fp32"
+    palette = TF32_COLORS if kind == "tf32" else FP32_COLORS
+    used = counts.get(kind, 0)
+    counts[kind] = used + 1
+    return {"color": palette[used % len(palette)], "marker": MARKERS[index % len(MARKERS)], "markersize": 6,
+            "linestyle": "-", "linewidth": 1.5}
+
+
+def draw_series(axes, series, style):
+    """The measured points joined by the series' line, the estimates hollow and joined to them by a dotted one."""
+    label = series.label + (" (TF32)" if series.precision == "tf32" and "tf32" not in series.label.lower() else "")
+    measured = [(x, y) for x, y, estimated in series.points if not estimated]
+    estimates = [(x, y) for x, y, estimated in series.points if estimated]
+    if estimates:
+        xs, ys = zip(*[(x, y) for x, y, _ in series.points])
+        axes.plot(xs, ys, color=style["color"], linestyle=":", linewidth=1.0, label=f"_joined {series.label}")
+        ex, ey = zip(*estimates)
+        axes.plot(ex, ey, linestyle="none", marker=style["marker"], markersize=style["markersize"],
+                  markerfacecolor="white", markeredgecolor=style["color"], markeredgewidth=1.5,
+                  label=f"_estimated {series.label}" if measured else label)
+    if measured:
+        xs, ys = zip(*measured)
+        axes.plot(xs, ys, label=label, **style)
+
+
+def draw_lines(spec, out_dir, name):
     figure, axes = plt.subplots(figsize=(9, 5.5))
-    # Ten colours, eleven markers and three line styles: no two of up to 30 lines look alike.
-    colors = matplotlib.colormaps["tab10"].colors
-    markers = "osD^v<>ph*X"
-    line_styles = ("-", "-.", ":")
-    for index, (backend, points) in enumerate(series):
-        vendor = machine.latest_row[backend].get("vendor") is True
-        xs, ys = zip(*points)
-        axes.plot(xs, ys, label=plain(backend), marker=markers[index % len(markers)], markersize=5,
-                  color="black" if vendor else colors[index % len(colors)],
-                  linestyle="--" if vendor else line_styles[index // len(colors) % len(line_styles)],
-                  linewidth=2.2 if vendor else 1.3)
-    used = sorted({x for _, points in series for x, _ in points})
+    counts = {}
+    for index, series in enumerate(spec.series):
+        draw_series(axes, series, series_style(series, index, counts))
+    values = [y for series in spec.series for _, y, _ in series.points]
+    for label, value, precision in spec.peaks:
+        color, style = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
+        axes.axhline(value, color=color, linestyle=style, linewidth=1.2, label=label)
+        values.append(value)
+    used = sorted({x for series in spec.series for x, _, _ in series.points})
     size_ticks(axes, used)
     axes.set_yscale("log")
     axes.xaxis.set_minor_locator(NullLocator())
     axes.set_xlim(used[0] / 1.3, used[-1] * 1.3)
+    axes.set_ylim(min(values) / 2, max(values) * 2)
     axes.grid(True, which="both", alpha=0.3)
-    axes.set_xlabel("size (M = N = K)")
-    axes.set_ylabel("GFLOP/s (median)")
-    axes.set_title(plain(f"{machine.label}: {device.upper()} backends"))
-    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    axes.set_xlabel(spec.xlabel)
+    axes.set_ylabel(spec.ylabel)
+    axes.set_title(spec.title, fontsize="medium")
+    handles, labels = axes.get_legend_handles_labels()
+    if any(estimated for series in spec.series for _, _, estimated in series.points):
+        handles.append(Line2D([], [], color="gray", linestyle=":", marker="o", markerfacecolor="white",
+                              markeredgecolor="gray"))
+        labels.append(ESTIMATE_NOTE)
+    kinds = {series.precision == "tf32" for series in spec.series if not series.reference}
+    title = "warm colours TF32, cool FP32" if kinds == {True, False} else None
+    axes.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", title=title,
+                title_fontsize="small")
     return save_figure(figure, out_dir, name)
 
 
+# ------------------------------------------------------------------------------ bars at a size
+
 def bar_basis(machine, size):
-    """VS_BEST_VENDOR where a measured row at `size` has a × best vendor, else VS_VENDOR."""
+    """VS_BEST_VENDOR where a row with a figure at `size` has a × best vendor, else VS_VENDOR."""
     rows = [machine.row(backend, (size, size, size)) for backend in machine.backends]
-    return VS_BEST_VENDOR if any(is_ok(row) and positive(row.get("vs_best_vendor")) for row in rows) else VS_VENDOR
+    return VS_BEST_VENDOR if any(has_figure(row) and positive(row.get("vs_best_vendor")) for row in rows) \
+        else VS_VENDOR
+
+
+def iqr_of(row, ratio):
+    """(low, high) of the row's pair ratios against the vendor, scaled to `ratio` (the quartiles are of × vendor; a
+    × best vendor bar gets the same relative spread), or None where the file has none."""
+    median = positive(row.get("vs_vendor"))
+    q1, q3 = positive(row.get("vs_vendor_q1")), positive(row.get("vs_vendor_q3"))
+    if not (median and q1 and q3):
+        return None
+    low, high = ratio * q1 / median, ratio * q3 / median
+    return (min(low, ratio), max(high, ratio))
 
 
 def plot_vs_vendor(machine, size, basis, out_dir):
     """The bar chart(s) at one size against `basis`: [(alt text, file name)], and the backends left out."""
     shape = (size, size, size)
-    bars = []
+    bars, names = [], []
     for backend in machine.backends:
         row = machine.row(backend, shape)
-        ratio = positive(row.get(basis.field)) if is_ok(row) else None
+        ratio = positive(row.get(basis.field)) if has_figure(row) else None
         if ratio:
-            bars.append(Bar(backend, ratio, machine.device(backend), str(row.get("precision")), is_library(row)))
-    parts, left_out = split(bars, MAX_BARS)
+            bars.append(Bar(plain(backend), ratio, (machine.device(backend), str(row.get("precision"))),
+                            is_library(row), is_estimate(row), iqr_of(row, ratio)))
+            names.append(backend)
+    parts, _ = split(bars, MAX_BARS)
+    left_out = names[MAX_BARS * MAX_PARTS:]
     made = []
     for index, part in enumerate(parts):
-        name = draw_bars(machine, size, basis, part, out_dir, part_file(f"{machine.slug}-{basis.slug}-{size}", index))
+        spec = BarPlot(plain(f"{machine.label}: {basis.label} at {size}"), f"{basis.axis}, log scale", tuple(part))
+        name = draw_bars(spec, out_dir, part_file(f"{machine.slug}-{basis.slug}-{size}", index))
         made.append((part_alt(f"{machine.label}: {basis.label} at {size}", index, len(parts)), name))
-    return made, [bar.backend for bar in left_out]
+    return made, left_out
 
 
 def bar_style(bar):
     """The bar's colour and legend label."""
-    key = (bar.device, bar.precision)
-    return (BAR_COLORS[key], f"{bar.device.upper()} {bar.precision.upper()}") if key in BAR_COLORS \
+    return (BAR_COLORS[bar.key], f"{bar.key[0].upper()} {bar.key[1].upper()}") if bar.key in BAR_COLORS \
         else ("tab:gray", "other")
 
 
-def draw_bars(machine, size, basis, bars, out_dir, name):
-    figure, axes = plt.subplots(figsize=(8, 0.3 * len(bars) + 1.4))
+def draw_bars(spec, out_dir, name):
+    bars = spec.bars
+    figure, axes = plt.subplots(figsize=(8, 0.3 * len(bars) + 1.6))
     positions = range(len(bars))
     values = [bar.ratio for bar in bars]
     styles = [bar_style(bar) for bar in bars]
     drawn = axes.barh(positions, values, color=[color for color, _ in styles])
-    for patch, bar in zip(drawn.patches, bars):
+    for patch, bar, (color, _) in zip(drawn.patches, bars, styles):
+        if bar.estimated:
+            patch.set_facecolor("white")
+            patch.set_edgecolor(color)
+            patch.set_linewidth(1.5)
         if bar.library:
             patch.set_hatch(LIBRARY_HATCH)
+    with_iqr = [(position, bar) for position, bar in zip(positions, bars) if bar.iqr]
+    if with_iqr:
+        axes.errorbar([bar.ratio for _, bar in with_iqr], [position for position, _ in with_iqr],
+                      xerr=[[bar.ratio - bar.iqr[0] for _, bar in with_iqr],
+                            [bar.iqr[1] - bar.ratio for _, bar in with_iqr]],
+                      fmt="none", ecolor="black", elinewidth=1.0, capsize=2.5)
     axes.set_yticks(list(positions))
-    axes.set_yticklabels([plain(bar.backend) for bar in bars], fontsize="small")
+    axes.set_yticklabels([bar.label for bar in bars], fontsize="small")
     axes.invert_yaxis()
     axes.set_xscale("log")
-    axes.set_xlim(min(values) / 2, max(values) * 4)
+    low = min(min(values), min((bar.iqr[0] for bar in bars if bar.iqr), default=min(values)))
+    high = max(max(values), max((bar.iqr[1] for bar in bars if bar.iqr), default=max(values)))
+    axes.set_xlim(low / 2, high * 6)
     axes.axvline(1.0, color="black", linewidth=0.8, linestyle="--")
-    for position, value in zip(positions, values):
-        axes.text(value, position, " " + fmt_ratio(value), va="center", fontsize="x-small")
-    axes.set_xlabel(f"{basis.axis}, log scale")
-    axes.set_title(plain(f"{machine.label}: {basis.label} at {size}"))
+    for position, bar in zip(positions, bars):
+        text = fmt_ratio(bar.ratio)
+        axes.text(bar.iqr[1] if bar.iqr else bar.ratio, position, "  " + (f"~{text} est." if bar.estimated else text),
+                  va="center", fontsize="x-small")
+    axes.set_xlabel(spec.xlabel)
+    axes.set_title(spec.title, fontsize="medium")
     legend = [Patch(color=color, label=label) for color, label in sorted(set(styles), key=lambda s: s[1])]
     if any(bar.library for bar in bars):
         legend.append(Patch(facecolor="white", edgecolor="black", hatch=LIBRARY_HATCH, label="vendor library"))
-    axes.legend(handles=legend, loc="lower right", fontsize="small")
+    if any(bar.estimated for bar in bars):
+        legend.append(Patch(facecolor="white", edgecolor="black", label="hollow: estimate"))
+    if with_iqr:
+        legend.append(Line2D([], [], color="black", marker="|", linestyle="-", markersize=8,
+                             label="IQR of the paired samples"))
+    axes.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     return save_figure(figure, out_dir, name)
 
+
+# ------------------------------------------------------------------------------ roofline
+
+def intensity(shape):
+    """Flop per byte of a GEMM that reads A and B and writes C once, in FP32: 2MNK / (4·(MK + KN + MN))."""
+    m, n, k = shape[:3]
+    return flops(shape) / (4.0 * (m * k + k * n + m * n))
+
+
+# Point groups of a roofline: (precision, vendor library) -> label, colour, marker.
+ROOF_GROUPS = ((("fp32", False), "FP32, this project", "tab:blue", "o"),
+               (("fp32", True), "FP32, vendor libraries", "navy", "s"),
+               (("tf32", False), "TF32, this project", "tab:red", "^"),
+               (("tf32", True), "TF32, vendor libraries", "darkred", "D"),
+               (("other", False), "other precisions", "tab:gray", "v"),
+               (("other", True), "other precisions, vendor libraries", "dimgray", "P"))
+
+
+def plot_roofline(machine, device, out_dir):
+    """The roofline of one device where its peak is known: every row with a figure on one device of it, at every
+    shape, against the bandwidth slope and the FP32 (and TF32) ceilings. [(alt text, file name)]."""
+    peak = device_peak(machine, device)
+    if peak is None:
+        return []
+    points = {}
+    for (backend, *shape), row in sorted(machine.rows.items(), key=lambda item: (str(item[0][0]), item[0][1:])):
+        if machine.device(backend) != device or not has_figure(row) or (whole(row.get("devices")) or 1) > 1:
+            continue
+        precision = str(row.get("precision") or "").lower()
+        key = (precision if precision in ("fp32", "tf32") else "other", is_library(row))
+        points.setdefault(key, []).append((intensity(tuple(shape)), gflops_of(row), is_estimate(row)))
+    if not points:
+        return []
+    groups = tuple((label, color, marker, tuple(sorted(points[key])))
+                   for key, label, color, marker in ROOF_GROUPS if key in points)
+    ceilings = [(f"FP32 peak {fmt_peak(peak.fp32)}", peak.fp32, "fp32")]
+    if peak.tf32 and any(key[0] == "tf32" for key in points):
+        ceilings.append((f"TF32 peak {fmt_peak(peak.tf32)}", peak.tf32, "tf32"))
+    spec = Roofline(plain(f"{machine.label}\n{device.upper()} roofline"), tuple(ceilings), peak.bandwidth, groups)
+    name = draw_roofline(spec, out_dir, f"{machine.slug}-{device}-roofline.png")
+    return [(f"{machine.label}: roofline of the {device.upper()} rows", name)]
+
+
+def draw_roofline(spec, out_dir, name):
+    figure, axes = plt.subplots(figsize=(9, 5.5))
+    xs = [x for _, _, _, points in spec.groups for x, _, _ in points]
+    ys = [y for _, _, _, points in spec.groups for _, y, _ in points]
+    ridges = [value / spec.bandwidth for _, value, _ in spec.ceilings] if spec.bandwidth else []
+    low, high = min(xs + ridges) / 4, max(xs + ridges) * 4
+    grid = [low * (high / low) ** (step / 200) for step in range(201)]
+    if spec.bandwidth:
+        top_ridge = max(ridges)
+        slope = [x for x in grid if x <= top_ridge] + [top_ridge]
+        axes.plot(slope, [spec.bandwidth * x for x in slope], color="black", linewidth=2.0,
+                  label=f"memory bandwidth {fmt_gflops(spec.bandwidth)} GB/s")
+    for label, value, precision in spec.ceilings:
+        color, _ = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
+        start = value / spec.bandwidth if spec.bandwidth else low
+        flat = [start] + [x for x in grid if x > start]
+        axes.plot(flat, [value] * len(flat), color=color, linewidth=2.0, label=label)
+    for label, color, marker, points in spec.groups:
+        measured = [(x, y) for x, y, estimated in points if not estimated]
+        estimates = [(x, y) for x, y, estimated in points if estimated]
+        if measured:
+            axes.plot(*zip(*measured), linestyle="none", marker=marker, color=color, markersize=6, alpha=0.8,
+                      label=label)
+        if estimates:
+            axes.plot(*zip(*estimates), linestyle="none", marker=marker, markerfacecolor="white",
+                      markeredgecolor=color, markersize=6, label=f"_estimated {label}" if measured else label)
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(low, high)
+    top = max(ys + [value for _, value, _ in spec.ceilings])
+    bottom = min(ys + ([spec.bandwidth * low] if spec.bandwidth else []))
+    axes.set_ylim(max(bottom / 2, top / 1e7), top * 3)
+    axes.grid(True, which="both", alpha=0.3)
+    axes.set_xlabel("arithmetic intensity 2MNK / (4·(MK + KN + MN)), flop per byte (A, B read and C written once)")
+    axes.set_ylabel("GFLOP/s (median)")
+    axes.set_title(spec.title + ("" if spec.bandwidth else " (bandwidth not known: ceilings only)"),
+                   fontsize="medium")
+    handles, labels = axes.get_legend_handles_labels()
+    if any(estimated for _, _, _, points in spec.groups for _, _, estimated in points):
+        handles.append(Line2D([], [], color="gray", linestyle="none", marker="o", markerfacecolor="white",
+                              markeredgecolor="gray"))
+        labels.append(ESTIMATE_NOTE)
+    axes.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    return save_figure(figure, out_dir, name)
+
+
+# ------------------------------------------------------------------------------ the section
 
 def image(alt, name):
     # Brackets in a host or GPU name would end the alt text early.
@@ -193,10 +465,24 @@ def plots_section(machines, out_dir):
         plt.close("all")  # a figure that failed half drawn, too
 
 
+PLOTS_TEXT = (
+    "GFLOP/s against size, one plot per step family and device: each seed's ladder, then the steps beyond the seeds "
+    "with the vendor libraries (FP32 and TF32 apart where both ran). At most ten series a plot, each with its own "
+    "colour and marker; cool colours are FP32 rows and warm ones TF32 rows; the device's baseline vendor is the black "
+    "dashed line with stars; the peaks of section 1a are drawn where known. Estimates (“~… est.” in the tables) are "
+    "hollow markers joined by a dotted line, and hollow bars. The bar charts show each row's ratio to the vendor at a "
+    "size (to the fastest vendor library of its precision where the files name one), coloured by device and "
+    "precision, vendor libraries hatched, with the interquartile range of the paired samples as error bars where the "
+    "files have it (against the fastest library: the quartiles of the row's pairs against the baseline vendor, "
+    "scaled to the ratio drawn). The rooflines draw every row of a device with a figure at every "
+    "shape against the memory-bandwidth slope and the FP32 (and TF32) ceilings; x is the arithmetic intensity of the "
+    "shape with A and B read and C written once, N/6 flop per byte for a square N (171 at 1024, 341 at 2048, 683 at "
+    "4096, 1365 at 8192), so each shape is a column of points and GEMMs of these sizes sit right of the ridge: "
+    "compute-bound.")
+
+
 def plot_machines(machines, out_dir):
-    lines = ["## 4. Plots", ""]
-    if any(is_estimate(row) for machine in machines for row in machine.rows.values()):
-        lines += ["The plots show measured rows only; estimates (“~… est.” in the tables) are left out.", ""]
+    lines = ["## 4. Plots", "", PLOTS_TEXT, ""]
     for machine in machines:
         lines += [f"### {machine.label}", ""]
         made, left_out = [], []
@@ -209,8 +495,10 @@ def plot_machines(machines, out_dir):
             parts, left = plot_vs_vendor(machine, size, basis, out_dir)
             made += parts
             left_out += [(f"{basis.label} at {size}", left)] if left else []
+        for device in ("cpu", "gpu"):
+            made += plot_roofline(machine, device, out_dir)
         made += plot_suites(machine, out_dir, plt, save_figure)
-        parts, left = plot_scaling(machine, out_dir, plt, save_figure)
+        parts, left = plot_scaling(machine, out_dir)
         made += parts
         left_out += [("scaling", [f"{b} on {d} GPU(s)" for b, d in left])] if left else []
         lines += [image(alt, name) for alt, name in made] or ["No successful measurements to plot.", ""]
@@ -218,3 +506,4 @@ def plot_machines(machines, out_dir):
             lines += [f"Not plotted in {what} (more than {MAX_PARTS} plots' worth): "
                       + ", ".join(code(name) for name in names) + ".", ""]
     return lines
+

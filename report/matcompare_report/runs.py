@@ -79,6 +79,8 @@ class Machine:
         self.number = 0
         self.slug = ""
         self.twin = False  # another machine has the same hostname, CPU model and GPU: the label names the caches
+        self.show_host = False  # another machine has the same hardware label: the label names the hostname, too
+        self.run_of = {}  # id(row) -> the Run it came from: each cell can say which commit measured it
 
     def add(self, run):
         self.runs.append(run)
@@ -86,6 +88,7 @@ class Machine:
         rows = self.rows if values == UNIFORM else self.rows_by_values.setdefault(values, {})
         sequence, seen = [], set()
         for row in run.results:
+            self.run_of[id(row)] = run
             backend, shape = row["backend"], shape_of(row)
             # Runs arrive oldest first, so a repeated backend and shape keeps the newer row.
             rows[(backend,) + shape] = row
@@ -102,14 +105,40 @@ class Machine:
         return self.runs[-1].context
 
     @property
+    def hardware(self):
+        """What the machine is, from its CPU model, cores and GPU ("NVIDIA H100 80GB HBM3 (16-core Intel Xeon host)",
+        "2-core Intel Xeon VM (AVX-512)"): lent machines' hostnames are often no more than "vm"."""
+        context = self.context
+        gpu = nested(context, "gpu", "name")
+        cores = whole(context.get("cpu_cores"))
+        cpu = short_cpu(context.get("cpu_model"))
+        if isinstance(gpu, str) and gpu.strip():
+            host = " ".join(part for part in (f"{cores}-core" if cores else "", cpu or "CPU", "host") if part)
+            what = f"{gpu} ({host})"
+        else:
+            vm = " VM" if str(self.key[0]).strip().lower() == "vm" else ""
+            what = (f"{cores}-core " if cores else "") + (cpu or "CPU") + vm if cpu or cores else "CPU only" + vm
+            extras = [isa_of(context)] if isa_of(context) else []
+            if self.twin:
+                extras.append(self.key[2] or "caches not recorded")
+            what += f" ({'; '.join(extras)})" if extras else ""
+        if self.show_host:
+            what += f", host {self.key[0] or 'unnamed'}"
+        return what
+
+    @property
     def label(self):
-        # Hostnames of lent machines are often generic ("vm"): say what the machine is, too.
-        gpu = self.context.get("gpu") or {}
-        cores = self.context.get("cpu_cores")
-        what = gpu.get("name") or (f"CPU only, {cores} cores" if cores else "CPU only")
-        if self.twin:
-            what += f"; {self.key[2] or 'caches not recorded'}"
-        return f"M{self.number} · {self.key[0] or 'unnamed host'} ({what})"
+        return f"M{self.number} · {self.hardware}"
+
+    def commit(self, row):
+        """The git commit of the run a row came from ("not recorded" where the file names none)."""
+        run = self.run_of.get(id(row))
+        commit = run.context.get("git_commit") if run else None
+        return commit if isinstance(commit, str) and commit.strip() else "not recorded"
+
+    def file_of(self, row):
+        run = self.run_of.get(id(row))
+        return run.name if run else ""
 
     @property
     def shapes(self):
@@ -179,11 +208,67 @@ def group_machines(runs):
                 files = ", ".join(shown(run.path) for run in machine.runs[:3]) + (", …" if len(machine.runs) > 3 else "")
                 raise InputError(f"the files of host {shown(machine.key[0])} ({files}) hold {count} {what} together; "
                                  f"a report takes at most {limit} per machine")
+    # Two machines of the same hardware label are told apart by their hostnames.
+    by_label = {}
+    for machine in ordered:
+        by_label.setdefault(machine.hardware, []).append(machine)
+    for same in by_label.values():
+        if len(same) > 1 and len({m.key[0] for m in same}) > 1:
+            for machine in same:
+                machine.show_host = True
     for number, machine in enumerate(ordered, start=1):
         machine.number = number
-        host = re.sub(r"[^a-z0-9]+", "-", machine.key[0].lower()).strip("-")[:40]
-        machine.slug = f"m{number}-{host}" if host else f"m{number}"
+        hardware = hardware_slug(machine.context)
+        machine.slug = f"m{number}-{hardware}" if hardware else f"m{number}"
     return ordered
+
+
+def whole(value):
+    """A positive whole number, or None (a count the file may hold as anything)."""
+    return int(value) if is_number(value) and value >= 1 and value == int(value) and value < 1e9 else None
+
+
+def short_cpu(model):
+    """The CPU model without trademarks, "CPU", "Processor" and the clock: "Intel(R) Xeon(R) Processor" is "Intel
+    Xeon"; "" where the file names none."""
+    if not isinstance(model, str):
+        return ""
+    text = re.sub(r"\((R|TM|r|tm)\)", "", model)
+    text = re.sub(r"@.*$", "", text)
+    text = re.sub(r"\b(CPU|Processor|processor)\b", "", text)
+    return " ".join(text.split())[:60]
+
+
+# OpenBLAS's kernel families (context.openblas.core) and what they say of the vector instructions.
+AVX512_CORES = ("skylakex", "cooperlake", "sapphirerapids")
+AVX2_CORES = ("haswell", "zen", "skylake", "alderlake")
+
+
+def isa_of(context):
+    """"AVX-512" or "AVX2" where the run says which kernels its libraries picked, else ""."""
+    core = str(nested(context, "openblas", "core") or "").lower()
+    blis = str(context.get("cpu_blis") or "").lower()
+    if core in AVX512_CORES or blis.startswith("avx512"):
+        return "AVX-512"
+    if core in AVX2_CORES or blis.startswith("avx2"):
+        return "AVX2"
+    return ""
+
+
+# Words of a GPU name that say nothing of which chip it is: dropped from the plot files' names.
+GPU_NAME_NOISE = re.compile(r"^(nvidia|geforce|tesla|quadro|\d+gb|hbm\d*e?|pcie|sxm\d*|nvl|gddr\d*x?)$")
+
+
+def hardware_slug(context):
+    """A short ASCII name of the hardware for file names: "h100", "rtx-4070", "epyc-2c", "xeon-16c"."""
+    gpu = nested(context, "gpu", "name")
+    if isinstance(gpu, str) and gpu.strip():
+        words = [w for w in re.split(r"[^a-z0-9]+", gpu.lower()) if w and not GPU_NAME_NOISE.match(w)]
+        return "-".join(words[:2])[:24]
+    words = [w for w in re.split(r"[^a-z0-9]+", short_cpu(context.get("cpu_model")).lower())
+             if w and w not in ("intel", "amd")]
+    cores = whole(context.get("cpu_cores"))
+    return "-".join(words[:1] + ([f"{cores}c"] if cores else []))[:24]
 
 
 

@@ -1,7 +1,9 @@
 """Past one GPU: the multi-GPU rows (cuBLASXt, cuBLASMp) against cuBLAS FP32 on one GPU of the same run, by GPU
 count and size, and a plot of their speedup. Files without multi-GPU rows get no section at all."""
-from .markdown import code, fmt_gflops, fmt_ms, shape_label, status_text, table
-from .runs import flops, gflops_of, is_ok, positive
+from collections import namedtuple
+
+from .markdown import Sourced, code, fmt_gflops, fmt_ms, marked_table, shape_label, status_text
+from .runs import flops, gflops_of, has_figure, is_estimate, is_ok, positive, whole
 
 BASIS_TEXT = {"end-to-end": "end to end (1-GPU cuBLAS upload + compute + download)",
               "compute": "compute (1-GPU cuBLAS compute only)"}
@@ -39,18 +41,23 @@ def scaling_section(machines):
         for backend, devices, shape in keys:
             row = machine.scaling_rows[(backend, devices) + shape]
             rows.append([code(backend), str(devices), shape_label(shape),
-                         status_text(row, fmt_ms(positive(row.get("median_ms")))),
-                         status_text(row, fmt_gflops(gflops_of(row))),
-                         fmt_factor(positive(row.get("speedup"))), fmt_factor(positive(row.get("efficiency"))),
+                         Sourced(status_text(row, fmt_ms(positive(row.get("median_ms")))), row),
+                         Sourced(status_text(row, fmt_gflops(gflops_of(row))), row),
+                         Sourced(fmt_factor(positive(row.get("speedup"))), row),
+                         Sourced(fmt_factor(positive(row.get("efficiency"))), row),
                          BASIS_TEXT.get(row.get("speedup_basis"), str(row.get("speedup_basis"))), verified_text(row)])
         lines += [f"### {machine.label}", ""]
-        lines += table(["Backend", "GPUs", "Size", "ms", "GFLOP/s", "Speedup", "Efficiency", "Compared with",
-                        "Verified"], rows)
-        reasons = [f"- {code(backend)} on {devices} GPU(s) at {shape_label(shape)}: {row.get('status')}: "
-                   f"{row.get('reason')}"
-                   for backend, devices, shape in keys
-                   for row in [machine.scaling_rows[(backend, devices) + shape]]
-                   if not is_ok(row) and row.get("reason")]
+        lines += marked_table(machine, ["Backend", "GPUs", "Size", "ms", "GFLOP/s", "Speedup", "Efficiency",
+                                        "Compared with", "Verified"], rows)
+        # One line per backend, GPU count, status and reason, with the sizes it concerns.
+        by_reason = {}
+        for backend, devices, shape in keys:
+            row = machine.scaling_rows[(backend, devices) + shape]
+            if not is_ok(row) and row.get("reason"):
+                by_reason.setdefault((backend, devices, str(row.get("status")), str(row.get("reason"))), []).append(
+                    shape_label(shape))
+        reasons = [f"- {code(backend)} on {devices} GPU(s) at {', '.join(sizes)}: {status}: {reason}"
+                   for (backend, devices, status, reason), sizes in by_reason.items()]
         if reasons:
             lines += ["Rows without a full measurement:", ""] + reasons + [""]
     if not lines:
@@ -63,38 +70,67 @@ def scaling_section(machines):
             "full float64 reference are verified on a sample of C's rows (named in the last column).", ""] + lines
 
 
-def plot_scaling(machine, out_dir, plt, save_figure):
-    """Speedup against size, one line per backend and GPU count, with each count's ideal as a dotted line:
-    [(alt text, file name)] of the plot's parts, and the (backend, GPUs) left out."""
-    from .plots import MAX_LINES, part_alt, part_file, split
+# One line of the scaling plot: backend and GPU count, and its points (size, speedup, estimated).
+ScalingSeries = namedtuple("ScalingSeries", "backend devices points")
+ScalingPlot = namedtuple("ScalingPlot", "title series counts")
+
+
+def plot_scaling(machine, out_dir):
+    """Speedup against size, one line per backend and GPU count, with each count's ideal: [(alt text, file name)] of
+    the plot's parts, and the (backend, GPUs) left out. Only where some row ran on more than one GPU: rows on one GPU
+    alone say nothing of scaling (the table keeps them)."""
+    from .plots import MAX_SERIES, part_alt, part_file, plain, split
     series = {}
     for backend, devices, shape in scaling_keys(machine):
         row = machine.scaling_rows[(backend, devices) + shape]
-        speedup = positive(row.get("speedup")) if is_ok(row) else None
+        speedup = positive(row.get("speedup")) if has_figure(row) else None
         if speedup and len(shape) == 3 and shape[0] == shape[1] == shape[2]:
-            series.setdefault((backend, devices), []).append((shape[0], speedup))
-    parts, left_out = split(list(series.items()), MAX_LINES)
+            series.setdefault((backend, devices), []).append((shape[0], speedup, is_estimate(row)))
+    if not any((whole(devices) or 1) > 1 for _, devices in series):
+        return [], []
+    parts, left_out = split(list(series.items()), MAX_SERIES)
     made = []
     for index, part in enumerate(parts):
-        name = draw_scaling(machine, part, out_dir, part_file(f"{machine.slug}-scaling", index), plt, save_figure)
+        spec = ScalingPlot(plain(f"{machine.label}\nspeedup past one GPU"),
+                           tuple(ScalingSeries(plain(b), d, tuple(points)) for (b, d), points in part),
+                           tuple(sorted({d for (_, d), _ in part})))
+        name = draw_scaling(spec, out_dir, part_file(f"{machine.slug}-scaling", index))
         made.append((part_alt(f"{machine.label}: speedup of the multi-GPU rows over one GPU", index, len(parts)),
                      name))
     return made, [key for key, _ in left_out]
 
 
-def draw_scaling(machine, series, out_dir, name, plt, save_figure):
-    from .plots import plain, size_ticks
+def draw_scaling(spec, out_dir, name):
+    from .plots import FP32_COLORS, MARKERS, plt, save_figure, size_ticks
+    from matplotlib.lines import Line2D
     figure, axes = plt.subplots(figsize=(8, 5))
-    for (backend, devices), points in series:
-        xs, ys = zip(*points)
-        axes.plot(xs, ys, marker="o", label=plain(f"{backend} on {devices} GPU(s)"))
-    for devices in sorted({d for (_, d), _ in series}):
-        axes.axhline(devices, color="gray", linewidth=0.8, linestyle=":")
-    axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-    size_ticks(axes, sorted({x for _, points in series for x, _ in points}))
+    estimated_any = False
+    for index, series in enumerate(spec.series):
+        color, marker = FP32_COLORS[index % len(FP32_COLORS)], MARKERS[index % len(MARKERS)]
+        label = f"{series.backend} on {series.devices} GPU(s)"
+        measured = [(x, y) for x, y, estimated in series.points if not estimated]
+        estimates = [(x, y) for x, y, estimated in series.points if estimated]
+        if estimates:
+            estimated_any = True
+            axes.plot(*zip(*[(x, y) for x, y, _ in series.points]), color=color, linestyle=":", linewidth=1.0,
+                      label=f"_joined {label}")
+            axes.plot(*zip(*estimates), linestyle="none", marker=marker, markerfacecolor="white",
+                      markeredgecolor=color, label=f"_estimated {label}" if measured else label)
+        if measured:
+            axes.plot(*zip(*measured), color=color, marker=marker, label=label)
+    for devices in spec.counts:
+        if devices != 1:
+            axes.axhline(devices, color="gray", linewidth=1.0, linestyle=":", label=f"ideal on {devices} GPUs (dotted)")
+    axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--", label="1×: as fast as one GPU (dashed)")
+    size_ticks(axes, sorted({x for series in spec.series for x, _, _ in series.points}))
     axes.set_xlabel("size (M = N = K)")
     axes.set_ylabel("speedup over cuBLAS FP32 on one GPU")
-    axes.set_title(plain(f"{machine.label}: scaling past one GPU (dotted: ideal for each GPU count)"))
+    axes.set_title(spec.title, fontsize="medium")
     axes.grid(True, alpha=0.3)
-    axes.legend(fontsize="small")
+    handles, labels = axes.get_legend_handles_labels()
+    if estimated_any:
+        handles.append(Line2D([], [], color="gray", linestyle=":", marker="o", markerfacecolor="white",
+                              markeredgecolor="gray"))
+        labels.append("hollow marker: estimate")
+    axes.legend(handles, labels, fontsize="small")
     return save_figure(figure, out_dir, name)

@@ -7,7 +7,9 @@ invented; ratios derived from them are computed here.
 """
 from collections import namedtuple
 
-from .markdown import DASH, code, fmt_error, fmt_gflops, fmt_ms, fmt_ratio, marked, shape_label, status_text, table
+from .markdown import (DASH, Sourced, code, fmt_error, fmt_gflops, fmt_ms, fmt_ratio, marked, marked_table, shape_label,
+                       status_text)
+from .peaks import fmt_percent, percent_of_peak
 from .runs import UNIFORM, flops, gflops_of, has_figure, is_estimate, is_ok, positive, shown
 
 # ms, gflops: as printed. share: percent of cuBLAS, as printed. text: what the seed says where it
@@ -309,20 +311,33 @@ def seed_vs_vendor(step, steps):
     return None
 
 
+# What the step speedup says where the previous step ran on another device: a ratio across devices measures the
+# devices, not the step.
+OTHER_DEVICE = "n/a: other device"
+
+
 def ladder_rows(spec, machine, shape):
-    rows, previous, previous_row = [], None, None
+    rows, previous, previous_row, previous_device = [], None, None, None
     for step in spec["steps"]:
         row = machine.row(step.backend, shape) if machine else None
+        device = machine.device(step.backend) if machine and step.backend in machine.latest_row else \
+            step.backend.split("/")[0]
         gflops = gflops_of(row)
-        speedup = gflops / previous if gflops and previous else None
         ratio = positive(row.get("vs_vendor")) if has_figure(row) else None
-        # A speedup with an estimate on either side is an estimate too.
-        speedup_text = marked(row if is_estimate(row) else previous_row, fmt_ratio(speedup))
+        if previous_device is not None and device != previous_device:
+            speedup_text = OTHER_DEVICE
+        else:
+            speedup = gflops / previous if gflops and previous else None
+            # A speedup with an estimate on either side is an estimate too.
+            speedup_text = marked(row if is_estimate(row) else previous_row, fmt_ratio(speedup))
+        percent = percent_of_peak(machine, row) if machine else None
         rows.append([step.label, seed_figure(step), step.hardware or spec["hardware"],
                      fmt_ratio(seed_vs_vendor(step, spec["steps"])),
-                     code(step.backend), status_text(row, fmt_gflops(gflops)), speedup_text,
-                     marked(row, fmt_ratio(ratio))])
-        previous, previous_row = gflops, row
+                     code(step.backend), Sourced(status_text(row, fmt_gflops(gflops)), row),
+                     Sourced(marked(row, fmt_percent(percent)), row) if has_figure(row) else DASH,
+                     Sourced(speedup_text, row) if speedup_text != OTHER_DEVICE else speedup_text,
+                     Sourced(marked(row, fmt_ratio(ratio)), row)])
+        previous, previous_row, previous_device = gflops, row, device
     return rows
 
 
@@ -335,15 +350,15 @@ def loop_order_rows(spec, machine, shape):
     for step in spec["steps"]:
         row, ms = ours[step.backend], our_ms.get(step.backend)
         rows.append([step.label, step.ms, fmt_ratio(float(step.ms) / seed_fastest), code(step.backend),
-                     status_text(row, fmt_ms(ms)),
-                     marked(row, fmt_ratio(ms / our_fastest if ms and our_fastest else None)),
-                     status_text(row, fmt_gflops(gflops_of(row)))])
+                     Sourced(status_text(row, fmt_ms(ms)), row),
+                     Sourced(marked(row, fmt_ratio(ms / our_fastest if ms and our_fastest else None)), row),
+                     Sourced(status_text(row, fmt_gflops(gflops_of(row))), row)])
     return rows
 
 
-LADDER_HEADER = ["Seed step", "Seed figure", "Seed hardware", "Seed × vendor", "Our backend", "Our GFLOP/s",
-                 "Our step speedup", "Our × vendor"]
-LOOP_HEADER = ["Loop order", "Seed ms", "Seed ÷ fastest", "Our backend", "Our ms", "Our ÷ fastest", "Our GFLOP/s"]
+LADDER_HEADER = ["Source step", "Source figure", "Source hardware", "Source × vendor", "Our backend", "Our GFLOP/s",
+                 "Our % of peak", "Our step speedup", "Our × vendor"]
+LOOP_HEADER = ["Loop order", "Source ms", "Source ÷ fastest", "Our backend", "Our ms", "Our ÷ fastest", "Our GFLOP/s"]
 
 
 def step_table(spec, machines):
@@ -354,12 +369,12 @@ def step_table(spec, machines):
     lines = [spec["hardware_note"], ""]
     measured = participating(machines, backends, spec["device"])
     if not measured:
-        lines += ["No input file measured these backends.", ""] + table(header, build(spec, None, None))
+        lines += ["No input file measured these backends.", ""] + marked_table(None, header, build(spec, None, None))
     for machine in measured:
         most_complete = spec.get("most_complete", False)
         shape = choose_shape(machine, backends, spec["shapes"], most_complete)
         lines += [f"**{machine.label}**, {shape_note(shape, spec['shapes'], most_complete)}:", ""]
-        lines += table(header, build(spec, machine, shape))
+        lines += marked_table(machine, header, build(spec, machine, shape))
     return lines
 
 
@@ -412,9 +427,9 @@ def error_sum_table(spec, machines):
         backends = [b for b in machine.backends if machine.device(b) == "cpu"]
         if not sizes or not backends:
             continue
-        table_rows = [[code(b)] + [error_cell(rows_of(b, s)) for s in sizes] for b in backends]
+        table_rows = [[code(b)] + [Sourced(error_cell(rows_of(b, s)), rows_of(b, s)) for s in sizes] for b in backends]
         lines += [f"**{machine.label}**, Σ|x − ref|, inputs {VALUES_TEXT.get(values, values)}:", ""]
-        lines += table(["CPU backend"] + [shape_label(s) for s in sizes], table_rows)
+        lines += marked_table(machine, ["CPU backend"] + [shape_label(s) for s in sizes], table_rows, fixed=1)
         groups = identical_sums(rows_of, backends, sizes)
         if groups:
             lines += ["Identical sums (to every digit the JSON holds, at every size both measured in full): "
@@ -425,13 +440,16 @@ def error_sum_table(spec, machines):
 
 
 def seeds_section(machines):
-    lines = ["## 3. Seeds", "",
-             "Each seed's own table, in its order, next to our backend for the same step. “Seed × vendor” "
-             "is printed by the seed (002) or derived from its GFLOP/s (000, 004). “Our step speedup” is "
-             "our GFLOP/s over the previous row's; “Our × vendor” is against cuBLAS FP32 for GPU rows and "
-             "OpenBLAS for CPU rows.", ""]
+    lines = ["## 3. Source documents", "",
+             "The five documents this project is built from (000 the openmlsys GEMM chapter, 001 a blog's kernels "
+             "v1–v10, 002 column-major cooperative-groups kernels, 003 a course report, 004 a lecture): each "
+             "document's own table, in its order, next to our backend for the same step. “Source × vendor” "
+             "is printed by the document (002) or derived from its GFLOP/s (000, 004). “Our step speedup” is "
+             "our GFLOP/s over the previous row's (“" + OTHER_DEVICE + "” where the previous row ran on another "
+             "device); “Our % of peak” is against the device's peak for the row's precision (section 1a); “Our × "
+             "vendor” is against cuBLAS FP32 for GPU rows and OpenBLAS for CPU rows.", ""]
     for seed in SEEDS:
-        lines += [f"### Seed {seed['id']}: {seed['title']}", "", seed["about"], ""]
+        lines += [f"### Source document {seed['id']}: {seed['title']}", "", seed["about"], ""]
         for spec in seed["tables"]:
             lines += [f"#### {spec['title']}", ""]
             lines += error_sum_table(spec, machines) if spec["kind"] == "error_sum" else step_table(spec, machines)

@@ -1,7 +1,9 @@
 """The report's sections of tables: header, machines, overview per machine and the GPU fast path."""
-from .markdown import code, fmt_error, fmt_gflops, fmt_plain, fmt_ratio, shape_label, status_text, table
+from .markdown import (DASH, Sourced, code, drop_empty, fmt_error, fmt_gflops, fmt_plain, fmt_ratio, fmt_sig, marked,
+                       marked_table, shape_label, status_text)
+from .peaks import fmt_percent, percent_of_peak
 from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, positive
-from .vendors import best_shapes, best_vendor_cell, is_library, kernel_table, library_lines, shape_headers
+from .vendors import best_of, best_shapes, is_library, kernel_table, library_lines, short_name
 
 
 def header_section(runs, machines):
@@ -17,13 +19,16 @@ def header_section(runs, machines):
         "",
         "GFLOP/s is 2·M·N·K divided by the median compute time (data already resident on the device). "
         "“× vendor” divides by the vendor library measured in the same run on the same device and shape "
-        f"({vendor_text}). Sizes are M = N = K unless written MxNxK. Files from one machine are merged; "
-        "where they measure the same backend and shape, the file with the later `timestamp_utc` wins.",
+        f"({vendor_text}). “% of peak” divides by the device's peak for the row's precision (section 1a). "
+        "Sizes are M = N = K unless written MxNxK. Machines are named by their hardware (M1, M2, … in a fixed "
+        "order). Files from one machine are merged; where they measure the same backend and shape, the file with "
+        "the later `timestamp_utc` wins, and a table whose cells come from runs of different commits marks the "
+        "cells of every commit but its most common one with a letter (ᵃ, ᵇ, …) named under the table.",
         "",
     ] + input_notes(runs) + [
-        "1. [Machines](#1-machines)",
+        "1. [Machines](#1-machines), [peaks](#1a-peaks)",
         "2. [Overview](#2-overview)",
-        "3. [Seeds](#3-seeds)",
+        "3. [Source documents](#3-source-documents)",
         "4. [Plots](#4-plots)",
         "",
     ]
@@ -49,6 +54,7 @@ def machines_section(machines):
         context = machine.context
         gpu = context.get("gpu") if isinstance(context.get("gpu"), dict) else None
         lines += [f"### {machine.label}", ""]
+        lines.append(f"- **Host**: {code(machine.key[0] or 'unnamed')} (its hostname)")
         lines.append(f"- **CPU**: {fmt_plain(context.get('cpu_model'))}; "
                      f"{fmt_plain(context.get('cpu_cores'))} logical processors; "
                      f"{fmt_plain(context.get('omp_threads'))} OpenMP threads")
@@ -63,7 +69,8 @@ def machines_section(machines):
                          f"{fmt_plain(gpu.get('l2_mib'))} MiB L2, {fmt_plain(gpu.get('memory_gib'))} GiB); "
                          f"SM clock {fmt_plain(gpu.get('sm_clock_observed_mhz'))} MHz observed, "
                          f"{fmt_plain(gpu.get('sm_clock_max_mhz'))} MHz max; memory clock "
-                         f"{fmt_plain(gpu.get('memory_clock_max_mhz'))} MHz max")
+                         f"{fmt_plain(gpu.get('memory_clock_max_mhz'))} MHz max"
+                         + (f", {fmt_plain(gpu.get('memory_bus_bits'))}-bit bus" if gpu.get('memory_bus_bits') else ""))
             lines.append(f"- **CUDA**: driver {fmt_plain(gpu.get('driver_version'))}, runtime "
                          f"{fmt_plain(gpu.get('runtime_version'))}, cuBLAS {fmt_plain(gpu.get('cublas_version'))}")
         else:
@@ -93,63 +100,138 @@ def machines_section(machines):
     return lines
 
 
-BEST_VENDOR_NOTE = (" “× best vendor at S”: the row against the fastest vendor library of its precision on its "
-                    "device at S, and which (section 2a).")
+OVERVIEW_TEXT = (
+    "GFLOP/s (× vendor) per backend and size, and each backend's best % of peak over the sizes. “~… est.” marks an "
+    "estimate: one full run did not fit the row's share of the run's time budget, so the first rows of C were timed "
+    "and verified and the time extrapolated to all of them (which rows: below each table). “skipped” rows (in files "
+    "made before the budget) were planned to exceed the time limit; “failed” rows did not run or did not verify. "
+    "Backends that ran at no size (a GPU backend on a machine without one) are not rows of the table: one line per "
+    "reason under it names them.")
+BEST_VENDOR_NOTE = ("Where the files have it, a second table gives each row's “× best vendor”: against the fastest "
+                    "vendor library of its precision on its device at that size, which section 2a names.")
 
 
 def overview_section(machines):
     any_best = any(best_shapes(m, m.backends, m.shapes) for m in machines)
-    lines = ["## 2. Overview", "",
-             "GFLOP/s (× vendor) per backend and size. “~… est.” marks an estimate: one full run did not fit the "
-             "row's share of the run's time budget, so the first rows of C were timed and verified and the time "
-             "extrapolated to all of them (which rows: below each table). “skipped” rows (in files made before the "
-             "budget) were planned to exceed the time limit; “failed” rows did not run or did not verify."
-             + (BEST_VENDOR_NOTE if any_best else ""), ""]
+    lines = ["## 2. Overview", "", OVERVIEW_TEXT + (" " + BEST_VENDOR_NOTE if any_best else ""), ""]
     for machine in machines:
         shapes = machine.shapes
-        with_best = best_shapes(machine, machine.backends, shapes)
-        rows = [overview_row(machine, backend, shapes, with_best) for backend in machine.backends]
         lines += [f"### {machine.label}", ""]
-        if not rows:
-            lines += ["No results in these files.", ""]
-            continue
-        lines += table(["Backend", "Precision"] + shape_headers(shapes, with_best), rows)
+        shown = [b for b in machine.backends
+                 if any(row is not None and row.get("status") != "unavailable"
+                        for row in (machine.row(b, s) for s in shapes))]
+        if not shown:
+            lines += ["No results in these files.", ""] if not machine.backends else []
+        else:
+            rows = [overview_row(machine, backend, shapes) for backend in shown]
+            header = ["Backend", "Precision", "Best % of peak"] + [shape_label(s) for s in shapes]
+            if all(row[2] == DASH for row in rows):  # no peak known on this machine: no column of dashes
+                header, rows = header[:2] + header[3:], [row[:2] + row[3:] for row in rows]
+            lines += marked_table(machine, header, rows, fixed=len(header) - len(shapes))
+            with_best = sorted(best_shapes(machine, shown, shapes), key=shapes.index)
+            if with_best:
+                rows = [[code(b), fmt_plain(machine.latest_row[b].get("precision"))]
+                        + [best_cell(machine.row(b, s)) for s in with_best] for b in shown]
+                lines += ["× best vendor:", ""]
+                lines += marked_table(machine, ["Backend", "Precision"] + [shape_label(s) for s in with_best], rows,
+                                      fixed=2)
         estimates = [f"- {code(backend)} at {shape_label(shape)}: {row.get('reason') or 'estimated'}"
-                     for backend in machine.backends for shape in shapes
+                     for backend in shown for shape in shapes
                      for row in [machine.row(backend, shape)] if is_estimate(row)]
         if estimates:
             lines += ["Estimated:", ""] + estimates + [""]
-        reasons = []
-        for backend in machine.backends:
-            # One line per backend and distinct reason, so e.g. "unavailable" is not repeated per size.
-            sizes_by_reason = {}
-            for shape in shapes:
-                row = machine.row(backend, shape)
-                if row is not None and not has_figure(row):
-                    why = (str(row.get("status") or "unknown"), str(row.get("reason") or "").strip())
-                    sizes_by_reason.setdefault(why, []).append(shape_label(shape))
-            for (status, reason), sizes in sizes_by_reason.items():
-                reasons.append(f"- {code(backend)} at {', '.join(sizes)}: {status}" + (f": {reason}" if reason else ""))
-        if reasons:
-            lines += ["Not measured:", ""] + reasons + [""]
+        lines += not_measured(machine, shapes)
     return lines
 
 
-def overview_row(machine, backend, shapes, with_best):
+def not_measured(machine, shapes):
+    """One line per status and reason: the backends (and sizes) that have no figure for it."""
+    by_reason = {}
+    for backend in machine.backends:
+        rows = {shape: machine.row(backend, shape) for shape in shapes}
+        ran = [s for s, row in rows.items() if row is not None]
+        for shape in ran:
+            row = rows[shape]
+            if not has_figure(row):
+                why = (str(row.get("status") or "unknown"), str(row.get("reason") or "").strip())
+                by_reason.setdefault(why, {}).setdefault(backend, []).append(shape)
+        for why, found in by_reason.items():
+            if found.get(backend) == ran:
+                found[backend] = None  # every size it was run at
+    if not by_reason:
+        return []
+    lines = ["Not measured:", ""]
+    for (status, reason), found in by_reason.items():
+        items = [code(b) if sizes is None else f"{code(b)} at {', '.join(shape_label(s) for s in sizes)}"
+                 for b, sizes in found.items()]
+        every = " (at every size it ran)" * all(sizes is None for sizes in found.values())
+        count = f"{len(items)} backends{every}: " if len(items) > 1 else ""
+        lines.append(f"- {status}" + (f", “{reason}”" if reason else "") + f": {count}{', '.join(items)}")
+    return lines + [""]
+
+
+def best_cell(row):
+    best = best_of(row)
+    return Sourced(marked(row, fmt_ratio(best[0])), row) if best else DASH
+
+
+def overview_row(machine, backend, shapes):
     cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
+    best = None
+    for shape in shapes:
+        row = machine.row(backend, shape)
+        percent = percent_of_peak(machine, row)
+        if percent is not None and (best is None or percent > best[0]):
+            best = (percent, shape, row)
+    cells.append(Sourced(marked(best[2], f"{fmt_percent(best[0])} at {shape_label(best[1])}"), best[2])
+                 if best else DASH)
     for shape in shapes:
         row = machine.row(backend, shape)
         ratio = positive(row.get("vs_vendor")) if row else None
         ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "")
-        cells.append(status_text(row, ok_text))
-        if shape in with_best:
-            cells.append(best_vendor_cell(row))
+        cells.append(Sourced(status_text(row, ok_text), row))
     return cells
+
+
+FAST_PATH_HEADER = ["Size", "Backend", "Precision", "GFLOP/s", "% of peak", "× cuBLAS FP32", "IQR",
+                    "× same precision", "× best vendor", "Best vendor", "Max error"]
+
+
+def iqr_text(row):
+    """The quartiles of the row's pair ratios against the vendor ("0.282–0.286"), where the file has them."""
+    q1, q3 = positive(row.get("vs_vendor_q1")), positive(row.get("vs_vendor_q3"))
+    if not (q1 and q3 and has_figure(row)):
+        return DASH
+    digits = len(fmt_sig(min(q1, q3)).partition(".")[2])  # both quartiles to the same decimals
+    return marked(row, f"{q1:.{digits}f}–{q3:.{digits}f}")
+
+
+def fast_path_rows(machine, backends, shapes):
+    rows = []
+    for shape in shapes:
+        for backend in backends:
+            row = machine.row(backend, shape)
+            if not has_figure(row):
+                continue  # the overview says why under its table
+            figure = True
+            best = best_of(row)
+
+            def ratio(field, row=row, figure=figure):
+                return Sourced(marked(row, fmt_ratio(positive(row.get(field)))), row) if figure else DASH
+            rows.append([shape_label(shape), code(backend), fmt_plain(row.get("precision")),
+                         Sourced(status_text(row, fmt_gflops(gflops_of(row))), row),
+                         Sourced(marked(row, fmt_percent(percent_of_peak(machine, row))), row) if figure else DASH,
+                         ratio("vs_vendor"), Sourced(iqr_text(row), row) if figure else DASH,
+                         ratio("vs_precision_vendor"),
+                         Sourced(marked(row, fmt_ratio(best[0])), row) if best else DASH,
+                         code(short_name(best[1])) if best else DASH,
+                         Sourced(fmt_error(row.get("max_abs_error")), row) if figure else DASH])
+    return rows
 
 
 def fast_path_section(machines):
     """The rows beyond the seeds and the vendors on each GPU, each against cuBLAS FP32 and against the vendor row of
-    its own precision, with its error: where the end of each ladder stands."""
+    its own precision, with its error: where the end of each ladder stands. One row per size and backend."""
     lines = []
     for machine in machines:
         backends = [b for b in machine.backends
@@ -160,25 +242,14 @@ def fast_path_section(machines):
                     if any(positive((machine.row(b, s) or {}).get("vs_precision_vendor")) for b in backends)]
         if not measured:
             continue
-        with_best = best_shapes(machine, backends, measured)
-        rows = []
-        for backend in backends:
-            cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
-            for shape in measured:
-                row = machine.row(backend, shape)
-                ok_text = (f"{fmt_gflops(gflops_of(row))}; {fmt_ratio(positive(row.get('vs_vendor')))} FP32; "
-                           f"{fmt_ratio(positive(row.get('vs_precision_vendor')))} same precision; "
-                           f"err {fmt_error(row.get('max_abs_error'))}") if row else ""
-                cells.append(status_text(row, ok_text))
-                if shape in with_best:
-                    cells.append(best_vendor_cell(row))
-            rows.append(cells)
         lines += [f"### {machine.label}", ""]
-        lines += table(["Backend", "Precision"] + shape_headers(measured, with_best), rows)
+        # % of peak, the IQR and the error where any row has them.
+        header, rows = drop_empty(FAST_PATH_HEADER, fast_path_rows(machine, backends, measured), (4, 6, 10))
+        lines += marked_table(machine, header, rows)
     if not lines:
         return []
     return ["## 2b. The fast path against the vendor", "",
-            "GFLOP/s; × cuBLAS FP32; × the vendor row of the same precision (cuBLAS TF32 for TF32 rows, cuBLAS "
-            "FP32 for FP32 and 3xTF32 rows); max |x − ref|. The steps beyond the seeds and the vendor rows only.",
-            ""] + lines
-
+            "Per size, the steps beyond the seeds and the vendor rows of each GPU: GFLOP/s; % of the GPU's peak for "
+            "the row's precision; × cuBLAS FP32 and the quartiles (IQR) of its paired samples; × the vendor row of "
+            "the same precision (cuBLAS TF32 for TF32 rows, cuBLAS FP32 for FP32 and 3xTF32 rows); × the best vendor "
+            "library of the row's precision, and which; max |x − ref|.", ""] + lines

@@ -1,7 +1,7 @@
 """The vendor libraries: the best of each precision per shape, each row against it, each library's version and
 path, and the kernel each chose. All of it is read from the fields matcompare writes (`vendor_library`,
 `vs_best_vendor`, `best_vendor`, `kernel`, context `vendors`); files written before them show none of it."""
-from .markdown import DASH, code, fmt_gflops, fmt_plain, fmt_ratio, marked, shape_label, table
+from .markdown import DASH, Sourced, code, fmt_gflops, fmt_plain, fmt_ratio, marked, marked_table, shape_label, table
 from .runs import gflops_of, has_figure, is_ok, positive
 
 
@@ -54,7 +54,7 @@ def best_vendor_section(machines):
     for machine in machines:
         rows = [cells for shape in machine.shapes for cells in best_vendor_rows(machine, shape)]
         if rows:
-            lines += [f"### {machine.label}", ""] + table(BEST_HEADER, rows)
+            lines += [f"### {machine.label}", ""] + marked_table(machine, BEST_HEADER, rows)
     if not lines:
         return []
     return ["## 2a. Best vendor per precision", "",
@@ -89,10 +89,12 @@ def best_vendor_rows(machine, shape):
         own = fastest(machine, shape, [b for b in backends if not is_library(machine.row(b, shape))])
         # A group may lack either side where files of several runs were merged: its cells are dashes.
         vendor_row, own_row = machine.row(vendor, shape) or {}, machine.row(own, shape)
+        vendor_row = vendor_row or None
         rows.append([shape_label(shape), device.upper(), precision,
-                     code(vendor) if vendor else DASH, fmt_gflops(gflops_of(vendor_row)),
-                     fmt_ratio(positive(vendor_row.get("vs_precision_vendor"))),
-                     code(own) if own else DASH, fmt_gflops(gflops_of(own_row)), best_vendor_cell(own_row)])
+                     code(vendor) if vendor else DASH, Sourced(fmt_gflops(gflops_of(vendor_row)), vendor_row),
+                     Sourced(fmt_ratio(positive((vendor_row or {}).get("vs_precision_vendor"))), vendor_row),
+                     code(own) if own else DASH, Sourced(fmt_gflops(gflops_of(own_row)), own_row),
+                     Sourced(best_vendor_cell(own_row), own_row)])
     return rows
 
 

@@ -3,8 +3,7 @@ fastest row against the best vendor library of that precision, then the geometri
 suite; and a plot of the same. Runs without a `suite` in their context show none of it."""
 import math
 
-from .markdown import DASH, code, fmt_plain, fmt_ratio, shape_label, table
-from .runs import is_ok
+from .markdown import DASH, Sourced, code, fmt_plain, fmt_ratio, marked_table, shape_label
 from .vendors import fastest, is_library, precision_groups, short_name
 
 
@@ -58,7 +57,8 @@ def suite_section(machines):
                 cells = []
                 for key in keys:
                     found = by_shape[key].get(shape)
-                    cells.append(f"{fmt_ratio(found[1])} {code(short_name(found[0]))}" if found else DASH)
+                    cells.append(Sourced(f"{fmt_ratio(found[1])} {code(short_name(found[0]))}",
+                                         machine.row(found[0], shape)) if found else DASH)
                 rows.append([shape_label(shape), name or DASH] + cells)
             summary = []
             for label, pick in (("geometric mean", None), ("worst", min)):
@@ -72,7 +72,7 @@ def suite_section(machines):
                         cells.append(f"**{fmt_ratio(ratio)}** {code(short_name(own))} at {shape_label(shape)}")
                 summary.append([f"**{label}**", ""] + cells)
             headers = ["Problem", "Name"] + [f"{device.upper()} {precision}" for device, precision in keys]
-            lines += table(headers, rows + summary)
+            lines += marked_table(machine, headers, rows + summary)
     if not lines:
         return []
     return ["## 2d. Suites", "",
@@ -84,6 +84,7 @@ def suite_section(machines):
 
 def plot_suites(machine, out_dir, plt, save_figure):
     """One plot per suite: × best vendor of the fastest own row per problem, a line per device and precision."""
+    from .plots import plain
     made = []
     for suite, _, problems in suites_of(machine):
         groups = own_ratios(machine, problems)
@@ -93,12 +94,12 @@ def plot_suites(machine, out_dir, plt, save_figure):
         figure, axes = plt.subplots(figsize=(max(6.0, 0.18 * len(problems) + 2), 4))
         for (device, precision), items in sorted(groups.items()):
             axes.plot([index[shape] for shape, _, _, _ in items], [ratio for _, _, _, ratio in items], marker="o",
-                      linestyle="none", label=f"{device.upper()} {precision}")
+                      linestyle="none", label=plain(f"{device.upper()} {precision}"))
         axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
         axes.set_yscale("log")
-        axes.set_xlabel(f"problem of {suite} (in the suite's order)")
+        axes.set_xlabel(plain(f"problem of {suite} (in the suite's order)"))
         axes.set_ylabel("× best vendor (fastest own row)")
-        axes.set_title(f"{machine.label}: suite {suite}")
+        axes.set_title(plain(f"{machine.label}: suite {suite}"), fontsize="medium")
         axes.legend(fontsize="small")
         slug = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in suite)[:60]
         name = save_figure(figure, out_dir, f"m{machine.number}-suite-{slug}.png")

@@ -12,7 +12,7 @@ bytes flipped; a second file from the same host. A quarter of the cases write ov
 be either replaced whole or left exactly as it was.
 
 Deterministic: the same SEED gives the same cases. Drawing a plot costs a good part of a second, so a plot whose
-drawing function (plots.draw_gflops, plots.draw_bars, scaling.draw_scaling) gets exactly the inputs it got before
+drawing function (plots.draw_lines, draw_bars, draw_roofline, scaling.draw_scaling) gets exactly the spec it got before
 in this run is not drawn again: its earlier PNG is written instead (the functions are deterministic, which
 test_report.py checks on its own). Every other step runs in full for every case.
 
@@ -48,14 +48,16 @@ STRINGS = ["cpu/gold\ud800", "\udfff", "\x1b[31mred\x1b[0m", "line\nbreak", "tab
            "gpu/cublas-fp32", "estimated", "uniform", "reals-1-100", "\\", "\"quoted\"", "ℝ" * 200]
 ODD_VALUES = [None, True, False, [], {}, [1, 2], {"a": 1}, "text", 0, 1, -1, 1.5, ""]
 # Texts that the plots draw: where an odd string does the most harm.
-DRAWN_TEXTS = (("results", "backend"), ("context", "hostname"), ("context", "gpu"), ("context", "cpu_cores"))
+DRAWN_TEXTS = (("results", "backend"), ("context", "hostname"), ("context", "gpu"), ("context", "cpu_cores"),
+               ("context", "cpu_model"))
 ROW_FIELDS = ("backend", "device", "seed", "precision", "vendor", "m", "n", "k", "status", "reason", "median_ms",
               "min_ms", "max_ms", "cv", "samples", "total_ms", "gflops", "vs_vendor", "vs_precision_vendor",
               "estimate_rows", "max_abs_error", "sum_abs_error", "blas_ratio", "passed", "devices", "speedup",
               "efficiency", "speedup_basis", "verification_sample", "verified_rows", "vendor_library",
-              "vs_best_vendor", "best_vendor", "kernel")
+              "vs_best_vendor", "best_vendor", "kernel", "vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs")
 CONTEXT_FIELDS = ("hostname", "cpu_model", "timestamp_utc", "git_commit", "command_line", "input_values", "gpu",
-                  "openblas", "timing", "cpu_cores", "cpu_blis", "gpu_unavailable_reason", "version", "vendors")
+                  "openblas", "timing", "cpu_cores", "cpu_blis", "gpu_unavailable_reason", "version", "vendors",
+                  "peaks")
 STATUSES = list(checks.STATUSES) + ["OK", "", None, 1]
 
 
@@ -152,7 +154,8 @@ def mutate(rng, document):
     if kind == "figure":
         # A figure the tables and plots are built on, of a row that has one.
         measured = [row for row in results if row.get("status") in ("ok", "estimated")] or results
-        key = rng.choice(("gflops", "vs_vendor", "median_ms", "speedup", "vs_precision_vendor", "vs_best_vendor"))
+        key = rng.choice(("gflops", "vs_vendor", "median_ms", "speedup", "vs_precision_vendor", "vs_best_vendor",
+                          "vs_vendor_q1", "vs_vendor_q3"))
         value = rng.choice(NUMBERS)
         rng.choice(measured)[key] = value
         return f"a measured row's {key} = {value!r:.40}", None
@@ -198,17 +201,19 @@ def encoded(rng, document):
 class DrawOnce:
     """Patches the drawing functions so that one set of inputs is drawn once per run (see the module text)."""
 
+    # Each takes (spec, out_dir, name), the spec a tuple of plain values: the key is its repr and the file's name.
+    DRAWERS = ((plots, "draw_lines"), (plots, "draw_bars"), (plots, "draw_roofline"), (scaling, "draw_scaling"))
+
     def __init__(self):
         self.cache = {}
         self.drawn = 0
-        self.saved = (plots.draw_gflops, plots.draw_bars, scaling.draw_scaling)
+        self.saved = [getattr(module, name) for module, name in self.DRAWERS]
 
-    def wrap(self, function, key_of, folder_and_name):
-        def draw(*args):
-            key = (function.__name__,) + key_of(*args)
-            out_dir, name = folder_and_name(*args)
+    def wrap(self, function):
+        def draw(spec, out_dir, name):
+            key = (function.__name__, repr(spec), name)
             if key not in self.cache:
-                function(*args)
+                function(spec, out_dir, name)
                 self.drawn += 1
                 with open(os.path.join(out_dir, name), "rb") as handle:
                     self.cache[key] = handle.read()
@@ -219,20 +224,13 @@ class DrawOnce:
         return draw
 
     def __enter__(self):
-        gflops, bars, scaled = self.saved
-        # draw_gflops(machine, device, series, out_dir, name), draw_bars(machine, size, basis, bars, out_dir, name),
-        # draw_scaling(machine, series, out_dir, name, plt, save_figure): the key is all each of them reads.
-        plots.draw_gflops = self.wrap(gflops, lambda m, device, series, out_dir, name: (
-            m.label, device, repr(series), name, repr([m.latest_row[b].get("vendor") is True for b, _ in series])),
-            lambda m, device, series, out_dir, name: (out_dir, name))
-        plots.draw_bars = self.wrap(bars, lambda m, size, basis, rows, out_dir, name: (
-            m.label, size, basis, repr(rows), name), lambda m, size, basis, rows, out_dir, name: (out_dir, name))
-        scaling.draw_scaling = self.wrap(scaled, lambda m, series, out_dir, name, plt, save: (
-            m.label, repr(series), name), lambda m, series, out_dir, name, plt, save: (out_dir, name))
+        for (module, name), function in zip(self.DRAWERS, self.saved):
+            setattr(module, name, self.wrap(function))
         return self
 
     def __exit__(self, *exc):
-        plots.draw_gflops, plots.draw_bars, scaling.draw_scaling = self.saved
+        for (module, name), function in zip(self.DRAWERS, self.saved):
+            setattr(module, name, function)
 
 
 def fuzz(count=COUNT, seed=SEED, report=print):

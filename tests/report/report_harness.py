@@ -1,7 +1,8 @@
 """Runs report/make_report.py inside this process and checks what `matcompare report` promises on what it left:
 exit 0 with a complete report (README.md and every plot it links, nothing else, and at most one warning line), or
-exit 2 with exactly one `matcompare: error:` line and no file or folder made or changed; never a traceback, never
-anything on stdout. Shared by test_report.py and fuzz_report.py.
+exit 2 with exactly one `matcompare: error:` line and no file or folder made or changed; never a traceback. On
+success stdout lists what was written (a line that counts the plots, then README.md and each plot, one path a line);
+on failure it is empty. Shared by test_report.py and fuzz_report.py.
 """
 import contextlib
 import hashlib
@@ -96,6 +97,22 @@ def report_problems(out):
     return problems
 
 
+def listing_problems(stdout, out):
+    """What is wrong with stdout's list of the files a report wrote into `out` (as --out was given)."""
+    lines = stdout.splitlines()
+    if not os.path.isdir(out):
+        return []  # report_problems says so
+    names = sorted(os.listdir(out))
+    plots = len(names) - 1
+    first = f"matcompare: wrote the report into {out}: README.md and {plots} plot{'s' * (plots != 1)}"
+    listed = [line[len(out) + 1:] if line.startswith(out + os.sep) else line for line in lines[1:]]
+    if not lines or lines[0] != first:
+        return [f"stdout's first line is not {first!r}: {stdout[:200]!r}"]
+    if listed[:1] != ["README.md"] or sorted(listed) != names:
+        return [f"stdout does not list the files written, README.md first: {listed[:4]} against {names[:4]}"]
+    return []
+
+
 def contract_problems(status, stdout, stderr, root, before, out, expected=None):
     """What breaks the contract in one run whose files all live under `root` (snapshot `before` the run) and whose
     report goes to `out`; `expected` is the exit status the case must have, if one. An empty list: kept."""
@@ -105,10 +122,11 @@ def contract_problems(status, stdout, stderr, root, before, out, expected=None):
         problems.append(f"exit status {status!r}, expected {expected}")
     if "Traceback" in stderr or status == "traceback":
         problems.append("a traceback: " + stderr[-600:])
-    if stdout:
+    if stdout and status != EXIT_OK:
         problems.append(f"stdout is not empty: {stdout[:100]!r}")
     lines = stderr.splitlines()
     if status == EXIT_OK:
+        problems += listing_problems(stdout, out)
         out_key = os.path.relpath(out, root)
         if len(lines) > 1 or (lines and not lines[0].startswith("matcompare: warning: ")):
             problems.append(f"more than one warning line on success: {stderr[:300]!r}")
