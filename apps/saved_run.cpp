@@ -77,8 +77,10 @@ SavedRun load_saved_run(const std::string& path) {
     row.backend = in.text(r, where, "backend");
     row.precision = in.text(r, where, "precision");
     row.status = in.text(r, where, "status");
-    if (row.status != "ok" && row.status != "estimated" && row.status != "failed" && row.status != "unavailable")
-      in.fail(where + ".status must be ok, estimated, failed or unavailable, not '" + row.status + "'");
+    // "skipped": runs saved before --budget, for a row that did not fit --time-limit; not measured, as unavailable.
+    if (row.status != "ok" && row.status != "estimated" && row.status != "failed" && row.status != "unavailable" &&
+        row.status != "skipped")
+      in.fail(where + ".status must be ok, estimated, failed, unavailable or skipped, not '" + row.status + "'");
     row.m = in.size(r, where, "m");
     row.n = in.size(r, where, "n");
     row.k = in.size(r, where, "k");
@@ -91,9 +93,12 @@ SavedRun load_saved_run(const std::string& path) {
     row.samples = int(in.number(r, where, "samples"));
     row.gflops = in.number(r, where, "gflops");
     row.vs_vendor = in.number(r, where, "vs_vendor");
-    row.vs_vendor_q1 = in.number(r, where, "vs_vendor_q1");
-    row.vs_vendor_q3 = in.number(r, where, "vs_vendor_q3");
-    row.vs_vendor_pairs = int(in.number(r, where, "vs_vendor_pairs"));
+    // Written since pairs have quartiles; runs saved before have none (their x vendor is still compared).
+    if (r.contains("vs_vendor_pairs")) {
+      row.vs_vendor_q1 = in.number(r, where, "vs_vendor_q1");
+      row.vs_vendor_q3 = in.number(r, where, "vs_vendor_q3");
+      row.vs_vendor_pairs = int(in.number(r, where, "vs_vendor_pairs"));
+    }
     const json& passed = in.member(r, where, "passed");
     if (!passed.is_null() && !passed.is_boolean()) in.fail(where + ".passed must be true, false or null");
     row.verified = passed.is_boolean();

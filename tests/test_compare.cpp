@@ -197,6 +197,21 @@ TEST_CASE("a run written before layouts existed (no layout field) matches a new 
   CHECK(o.out.find("within noise") != std::string::npos);
 }
 
+TEST_CASE("runs saved before pair quartiles and --budget (no vs_vendor_pairs, a 'skipped' row) still compare") {
+  const auto folder = cli_test::empty_folder("compare_oldest");
+  json row = saved_row("gpu/simt-tuned", 1.0, 1.0, 0.99, 1.01, 30);
+  for (const char* key : {"vs_vendor_q1", "vs_vendor_q3", "vs_vendor_pairs"}) row.erase(key);
+  json skipped = saved_row("cpu/gold", 1.0, 1.0, 0.99, 1.01, 30);
+  skipped["status"] = "skipped";
+  const std::string old_run = write_run((folder / "old.json").string(), json::array({row, skipped}));
+  const std::string new_run =
+      write_run((folder / "new.json").string(), json::array({saved_row("gpu/simt-tuned", 1.0, 1.0, 0.99, 1.01, 30)}));
+  const auto o = cli_test::run_cli({"compare", old_run, new_run});
+  INFO(o.err);
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("within noise") != std::string::npos);
+}
+
 TEST_CASE("the command: a bad or foreign file is one line naming the file and the field, exit 2, nothing on stdout") {
   const auto folder = cli_test::empty_folder("compare_bad");
   const std::string good = write_run((folder / "good.json").string(),

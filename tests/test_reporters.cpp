@@ -786,6 +786,11 @@ TEST_CASE("read_results_json: a damaged run is one clear error naming the field"
                        std::invalid_argument);
   auto bad_status = damaged([](json& j) { j["results"][1]["status"] = "great"; });
   CHECK_THROWS_AS(read_results_json(bad_status), std::invalid_argument);
+  // A run saved before --budget: a row that did not fit --time-limit was "skipped", not measured.
+  auto skipped = damaged([](json& j) { j["results"][5]["status"] = "skipped"; });
+  const SavedResults old_run = read_results_json(skipped);
+  CHECK(old_run.results[5].status == Status::unavailable);
+  CHECK(old_run.results[5].reason.rfind("skipped (not measured within --time-limit): ", 0) == 0);
   std::istringstream not_json("{ nope");
   CHECK_THROWS_WITH_AS(read_results_json(not_json), doctest::Contains("not a JSON run"), std::invalid_argument);
 }

@@ -138,10 +138,10 @@ def step_families(machine, device, backends):
     fast_tf32 = [b for b in fast if precision_of(machine, b) == "tf32"]
     fast_other = [b for b in fast if b not in fast_tf32]
     if fast_other and fast_tf32:
-        families.append(("fast-fp32", "beyond the seeds and the vendor libraries, FP32", fast_other))
-        families.append(("fast-tf32", "beyond the seeds and the vendor libraries, TF32 (tensor cores)", fast_tf32))
+        families.append(("fast-fp32", "beyond the source documents and the vendor libraries, FP32", fast_other))
+        families.append(("fast-tf32", "beyond the source documents and the vendor libraries, TF32 (tensor cores)", fast_tf32))
     elif fast:
-        families.append(("fast", "beyond the seeds and the vendor libraries", fast))
+        families.append(("fast", "beyond the source documents and the vendor libraries", fast))
     other = [b for b in rest if b not in fast]
     if other:
         families.append(("other", "other backends", other))
@@ -466,7 +466,7 @@ def plots_section(machines, out_dir):
 
 
 PLOTS_TEXT = (
-    "GFLOP/s against size, one plot per step family and device: each seed's ladder, then the steps beyond the seeds "
+    "GFLOP/s against size, one plot per step family and device: each source document's ladder, then the steps beyond them "
     "with the vendor libraries (FP32 and TF32 apart where both ran). At most ten series a plot, each with its own "
     "colour and marker; cool colours are FP32 rows and warm ones TF32 rows; the device's baseline vendor is the black "
     "dashed line with stars; the peaks of section 1a are drawn where known. Estimates (“~… est.” in the tables) are "

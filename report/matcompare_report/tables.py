@@ -249,7 +249,7 @@ def fast_path_section(machines):
     if not lines:
         return []
     return ["## 2b. The fast path against the vendor", "",
-            "Per size, the steps beyond the seeds and the vendor rows of each GPU: GFLOP/s; % of the GPU's peak for "
+            "Per size, the steps beyond the source documents and the vendor rows of each GPU: GFLOP/s; % of the GPU's peak for "
             "the row's precision; × cuBLAS FP32 and the quartiles (IQR) of its paired samples; × the vendor row of "
             "the same precision (cuBLAS TF32 for TF32 rows, cuBLAS FP32 for FP32 and 3xTF32 rows); × the best vendor "
             "library of the row's precision, and which; max |x − ref|.", ""] + lines

@@ -205,9 +205,11 @@ BenchmarkResult result_from(const json& r, const std::string& where) {
   if (status == "ok") result.status = Status::ok;
   else if (status == "estimated") result.status = Status::estimated;
   else if (status == "failed") result.status = Status::failed;
-  else if (status == "unavailable") result.status = Status::unavailable;
-  else fail(where + ".status must be ok, estimated, failed or unavailable, not '" + status + "'");
+  else if (status == "unavailable" || status == "skipped") result.status = Status::unavailable;
+  else fail(where + ".status must be ok, estimated, failed, unavailable or skipped, not '" + status + "'");
   result.reason = text(r, where, "reason");
+  // Runs saved before --budget marked a row that did not fit --time-limit "skipped": not measured.
+  if (status == "skipped") result.reason = "skipped (not measured within --time-limit): " + result.reason;
   result.compute.median_ms = number(r, where, "median_ms");
   result.compute.min_ms = number(r, where, "min_ms");
   result.compute.max_ms = number(r, where, "max_ms");
