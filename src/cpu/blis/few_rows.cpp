@@ -9,18 +9,21 @@
 
 #ifdef _OPENMP
 #include <omp.h>
-
-#include "../worker_team.hpp"
 #endif
 
+#include "../worker_team.hpp"
 #include "blis.hpp"
 
 namespace matcompare::cpu::blis {
 namespace {
 
-// Columns of C a thread takes at a time: its accumulators (kFewRows x kColumns floats, 16 KiB) stay in L1, and each
-// row of B is read 2 KiB at a time, so the hardware prefetcher follows it.
-constexpr std::int64_t kColumns = 512;
+// The most columns of C a thread takes at a time: its accumulators (kFewRows x kColumns floats, 32 KiB) stay in L1.
+// Each thread takes one block of N / threads columns where that fits, so each row of B is read in runs as long as
+// they can be (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at 22: bench/NOTES.md, "cpu/blis's
+// few-rows path").
+constexpr std::int64_t kColumns = 2048;
+// Below this much of B one thread reads it faster than a team can be woken (the team sleeps between calls).
+constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
 
 // C[:, j0 .. j0+width) for B stored K x N (row-major): each row of B is read once, for every row of C.
 void columns_untransposed_b(const HostGemm& g, const float* a_rows, std::int64_t j0, std::int64_t width,
@@ -67,16 +70,20 @@ void gemm_few_rows(const HostGemm& g) {
   std::vector<float> a_rows(std::size_t(g.m * g.k));
   for (std::int64_t i = 0; i < g.m; ++i)
     for (std::int64_t p = 0; p < g.k; ++p) a_rows[i * g.k + p] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
-  const std::int64_t blocks = (g.n + kColumns - 1) / kColumns;
 #ifdef _OPENMP
   const int threads = omp_get_max_threads();
 #else
   const int threads = 1;
 #endif
-  // Each thread a contiguous run of column blocks; with fewer blocks than threads some have none.
-  run_on_team(threads, [&](int thread, int team) {
+  const bool alone = threads == 1 || g.k * g.n * std::int64_t(sizeof(float)) < kTeamBytes;
+  // Equal blocks of whole 16-column groups, as few as the threads allow.
+  const std::int64_t wanted = alone ? g.n : (g.n + threads - 1) / threads;
+  const std::int64_t width_step = std::min(kColumns, (wanted + 15) / 16 * 16);
+  const std::int64_t blocks = (g.n + width_step - 1) / width_step;
+  auto columns = [&](int thread, int team) {
+    // Each thread a contiguous run of column blocks; with fewer blocks than threads some have none.
     for (std::int64_t block = blocks * thread / team; block < blocks * (thread + 1) / team; ++block) {
-      const std::int64_t j0 = block * kColumns, width = std::min(kColumns, g.n - j0);
+      const std::int64_t j0 = block * width_step, width = std::min(width_step, g.n - j0);
       float acc[kFewRows][kColumns] = {};
       if (g.trans_b)
         columns_transposed_b(g, a_rows.data(), j0, width, acc);
@@ -87,7 +94,11 @@ void gemm_few_rows(const HostGemm& g) {
         for (std::int64_t j = 0; j < width; ++j) c[j] = scale_output(g, acc[i][j], g.beta == 0.0f ? 0.0f : c[j]);
       }
     }
-  });
+  };
+  if (alone)
+    columns(0, 1);
+  else
+    run_on_team(threads, columns);
 }
 
 }  // namespace matcompare::cpu::blis
