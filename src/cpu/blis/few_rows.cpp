@@ -22,6 +22,10 @@ namespace {
 // they can be (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at 22: bench/NOTES.md, "cpu/blis's
 // few-rows path").
 constexpr std::int64_t kColumns = 2048;
+// Rows of B requested ahead of the one being read, a cache line at a time: the hardware prefetcher stops at every
+// 4 KiB page, and a row of a narrow B is shorter than one.
+constexpr std::int64_t kRowsAhead = 8;
+constexpr std::int64_t kLineFloats = 16;
 // Below this much of B one thread reads it faster than a team can be woken (the team sleeps between calls).
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
 
@@ -30,6 +34,8 @@ void columns_untransposed_b(const HostGemm& g, const float* a_rows, std::int64_t
                             float (&acc)[kFewRows][kColumns]) {
   for (std::int64_t p = 0; p < g.k; ++p) {
     const float* b_row = g.b + p * g.ldb + j0;
+    if (p + kRowsAhead < g.k)
+      for (std::int64_t j = 0; j < width; j += kLineFloats) __builtin_prefetch(b_row + kRowsAhead * g.ldb + j);
     for (std::int64_t i = 0; i < g.m; ++i) {
       const float a = a_rows[i * g.k + p];
       for (std::int64_t j = 0; j < width; ++j) acc[i][j] += a * b_row[j];
