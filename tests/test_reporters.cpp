@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -635,12 +636,28 @@ TEST_CASE("the default columns are the documented few, in table order; --columns
                        std::invalid_argument);
   CHECK_THROWS_WITH_AS(parse_table_columns("time,time"), doctest::Contains("'time' twice"), std::invalid_argument);
   CHECK_THROWS_AS(parse_table_columns("time,"), std::invalid_argument);
-  TableOptions bad;
-  bad.columns = {"bogus"};
+  for (const std::vector<std::string>& columns : std::vector<std::vector<std::string>>{
+           {"bogus"}, {"wide"}, {"time,noise"}, {"time", "time"}}) {
+    TableOptions bad;
+    bad.columns = columns;
+    std::ostringstream out;
+    CHECK_THROWS_AS(write_results(out, Format::table, hand_built_context(false), hand_built_results(), bad),
+                    std::invalid_argument);
+    CHECK(out.str().empty());
+  }
+}
+
+TEST_CASE("figures keep three significant digits where they round up to the next decade") {
+  auto results = hand_built_results();
+  results[0].vs_vendor = 0.09996;        // 0.100, not 0.1000
+  results[1].vs_vendor = 0.0099996;      // 0.0100
+  results[0].compute.median_ms = 0.9996; // 1.00 ms, not 1000 us
   std::ostringstream out;
-  CHECK_THROWS_AS(write_results(out, Format::table, hand_built_context(false), hand_built_results(), bad),
-                  std::invalid_argument);
-  CHECK(out.str().empty());
+  write_results(out, Format::table, hand_built_context(false), results);
+  const Grid g = parse_table(out.str(), kNumeric);
+  CHECK(g.cell(kOk, "x vendor") == "0.100");
+  CHECK(g.cell(kVendor, "x vendor") == "0.0100");
+  CHECK(g.cell(kOk, "time") == "1.00 ms");
 }
 
 TEST_CASE("rates switch to TFLOP/s when a row reaches 10 TFLOP/s, for the whole column") {
@@ -747,6 +764,7 @@ TEST_CASE("sort_results: each shape's rows by a figure, rows without it last; th
   sort_results(same, "registry");
   CHECK(same.front().backend.name == kOk);
   CHECK_THROWS_WITH_AS(sort_results(same, "speed"), doctest::Contains("unknown sort key 'speed'"), std::invalid_argument);
+  CHECK_THROWS_AS(sort_results(same, "peak"), std::invalid_argument);  // peaks differ by device and precision
 }
 
 TEST_CASE("a JSON run read back prints the same table, markdown, csv and json as the run itself") {
@@ -786,6 +804,18 @@ TEST_CASE("read_results_json: a damaged run is one clear error naming the field"
                        std::invalid_argument);
   auto bad_status = damaged([](json& j) { j["results"][1]["status"] = "great"; });
   CHECK_THROWS_AS(read_results_json(bad_status), std::invalid_argument);
+  // A row whose output held NaN: its errors were written as null, and read back as not finite, not as 0.
+  auto nan_row = damaged([](json& j) {
+    for (const char* key : {"max_abs_error", "sum_abs_error", "rel_error", "blas_ratio"}) j["results"][3][key] = nullptr;
+  });
+  const SavedResults with_nan = read_results_json(nan_row);
+  CHECK_FALSE(with_nan.results[3].errors.finite);
+  CHECK(std::isnan(with_nan.results[3].errors.rel_frobenius));
+  auto not_array = damaged([](json& j) { j["context"]["peaks"] = "fast"; });
+  CHECK_THROWS_WITH_AS(read_results_json(not_array), "context.peaks must be an array", std::invalid_argument);
+  auto bad_layout = damaged([](json& j) { j["results"][0]["layout"] = "XX"; });
+  CHECK_THROWS_WITH_AS(read_results_json(bad_layout), "results[0].layout must be NN, NT, TN or TT, not 'XX'",
+                       std::invalid_argument);
   // A run saved before --budget: a row that did not fit --time-limit was "skipped", not measured.
   auto skipped = damaged([](json& j) { j["results"][5]["status"] = "skipped"; });
   const SavedResults old_run = read_results_json(skipped);

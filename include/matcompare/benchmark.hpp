@@ -169,6 +169,11 @@ struct Progress {
 };
 using ProgressFn = std::function<void(const Progress&)>;
 
+// The first call of measure, measure_paired, run_benchmarks, set_threads or collect_context settles OpenBLAS for the
+// whole process, where the user has not set OPENBLAS_CORETYPE or OPENBLAS_THREAD_TIMEOUT: it switches OpenBLAS to the
+// kernels this CPU should run and restarts its thread pool (docs/environment.md, "Two thread pools"). Make that first
+// call before other threads of the program use OpenBLAS, or set both variables.
+
 // One backend on one problem within time_limit_s: availability, a few-row trial, then verification and as many
 // samples as fit, or, when one full run does not fit, an estimate from the first rows of C (Status::estimated).
 // Throws std::invalid_argument, before any work, for options check_options refuses or a problem check_problem

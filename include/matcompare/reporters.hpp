@@ -32,7 +32,7 @@ std::vector<std::string> default_table_columns();
 // naming an unknown or repeated column and listing the known ones.
 std::vector<std::string> parse_table_columns(const std::string& text);
 
-// The keys sort_results takes: registry (as run), backend, time, rate, peak, vendor, best, error.
+// The keys sort_results takes: registry (as run), backend, time, rate, vendor, best, error.
 std::vector<std::string> sort_keys();
 // Gathers the results of each shape where its first one stands and orders them by `key`: time and error ascending, rates and
 // ratios descending, rows without the figure last; ties keep their order. Throws std::invalid_argument naming an

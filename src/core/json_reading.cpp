@@ -1,6 +1,8 @@
 // A run saved as JSON, read back into the types the reporters print (reporters.hpp: read_results_json): the inverse
 // of json_fields.cpp for every field a reporter shows. Fields added after a run was saved (layout, peaks) may be
 // absent; a field that is present must have its type, and each required one must be there.
+#include <cfloat>
+#include <cmath>
 #include <istream>
 #include <stdexcept>
 #include <string>
@@ -22,6 +24,19 @@ const json* field(const json& object, const std::string& where, const char* key,
     return nullptr;
   }
   return &object.at(key);
+}
+
+// An array or an object, when present.
+const json* array(const json& object, const std::string& where, const char* key) {
+  const json* v = field(object, where, key, false);
+  if (v && !v->is_array()) fail(where + "." + key + " must be an array");
+  return v;
+}
+
+const json* object_at(const json& object, const std::string& where, const char* key) {
+  const json* v = field(object, where, key, false);
+  if (v && !v->is_object()) fail(where + "." + key + " must be an object");
+  return v;
 }
 
 std::string text(const json& object, const std::string& where, const char* key, bool required = false) {
@@ -91,7 +106,7 @@ RunContext context_from(const json& c) {
   context.cpu_model = text(c, where, "cpu_model");
   context.cpu_cores = int(whole(c, where, "cpu_cores"));
   context.omp_threads = int(whole(c, where, "omp_threads"));
-  if (const json* o = field(c, where, "openblas", false)) {
+  if (const json* o = object_at(c, where, "openblas")) {
     context.openblas_config = text(*o, where + ".openblas", "config");
     context.openblas_core = text(*o, where + ".openblas", "core");
     context.openblas_parallel = text(*o, where + ".openblas", "parallel");
@@ -100,19 +115,19 @@ RunContext context_from(const json& c) {
   context.cpu_blis = text(c, where, "cpu_blis");
   context.host_cache_policy = text(c, where, "host_cache_policy");
   context.thread_waits = text(c, where, "thread_waits");
-  if (const json* g = field(c, where, "gpu", false)) context.gpu = gpu_from(*g, where + ".gpu");
+  if (const json* g = object_at(c, where, "gpu")) context.gpu = gpu_from(*g, where + ".gpu");
   context.gpu_unavailable_reason = text(c, where, "gpu_unavailable_reason");
-  if (const json* gpus = field(c, where, "gpus", false))
+  if (const json* gpus = array(c, where, "gpus"))
     for (std::size_t i = 0; i < gpus->size(); ++i)
       context.gpus.push_back(gpu_from(gpus->at(i), where + ".gpus[" + std::to_string(i) + "]"));
-  if (const json* devices = field(c, where, "multi_gpu_devices", false))
+  if (const json* devices = array(c, where, "multi_gpu_devices"))
     for (const json& d : *devices) {
       if (!d.is_number_integer()) fail(where + ".multi_gpu_devices must hold GPU indices");
       context.multi_gpu_devices.push_back(d.get<int>());
     }
   context.cublasxt_block_dim = int(whole(c, where, "cublasxt_block_dim"));
   context.cublasmp = text(c, where, "cublasmp");
-  const json* peaks = field(c, where, "peaks", false);
+  const json* peaks = array(c, where, "peaks");
   // A run saved before peaks were recorded: its GPU's follow from the properties it kept; the CPU's were never measured.
   if (!peaks && context.gpu) context.peaks.push_back(gpu_peak(*context.gpu));
   if (peaks)
@@ -128,7 +143,7 @@ RunContext context_from(const json& c) {
       peak.basis = text(p, at, "basis");
       context.peaks.push_back(peak);
     }
-  if (const json* vendors = field(c, where, "vendors", false))
+  if (const json* vendors = array(c, where, "vendors"))
     for (std::size_t i = 0; i < vendors->size(); ++i) {
       const std::string at = where + ".vendors[" + std::to_string(i) + "]";
       const json& v = vendors->at(i);
@@ -144,7 +159,7 @@ RunContext context_from(const json& c) {
       vendor.unavailable_reason = text(v, at, "unavailable_reason");
       context.vendors.push_back(vendor);
     }
-  if (const json* timing = field(c, where, "timing", false)) {
+  if (const json* timing = object_at(c, where, "timing")) {
     const std::string at = where + ".timing";
     BenchmarkOptions& o = context.options;
     o.repetitions = int(whole(*timing, at, "repetitions"));
@@ -154,12 +169,12 @@ RunContext context_from(const json& c) {
     o.flush_cache = flag(*timing, at, "flush_cache");
     o.full_reference_max_flops = number(*timing, at, "full_reference_max_flops");
   }
-  if (const json* suite = field(c, where, "suite", false)) {
+  if (const json* suite = object_at(c, where, "suite")) {
     const std::string at = where + ".suite";
     context.suite.name = text(*suite, at, "name");
     context.suite.title = text(*suite, at, "title");
     context.suite.path = text(*suite, at, "path");
-    if (const json* shapes = field(*suite, at, "shapes", false))
+    if (const json* shapes = array(*suite, at, "shapes"))
       for (std::size_t i = 0; i < shapes->size(); ++i) {
         const std::string s_at = at + ".shapes[" + std::to_string(i) + "]";
         const json& one = shapes->at(i);
@@ -198,9 +213,12 @@ BenchmarkResult result_from(const json& r, const std::string& where) {
   result.shape.k = whole(r, where, "k", true);
   if (result.shape.m < 1 || result.shape.n < 1 || result.shape.k < 1) fail(where + ": m, n and k must be >= 1");
   const std::string layout = text(r, where, "layout");
-  if (!layout.empty()) result.shape.layout = parse_layout(layout);
-  result.alpha = float(number(r, where, "alpha"));
-  result.beta = float(number(r, where, "beta"));
+  if (layout == "NN" || layout == "NT" || layout == "TN" || layout == "TT") result.shape.layout = parse_layout(layout);
+  else if (!layout.empty()) fail(where + ".layout must be NN, NT, TN or TT, not '" + layout + "'");
+  const double alpha = number(r, where, "alpha"), beta = number(r, where, "beta");
+  if (std::fabs(alpha) > FLT_MAX || std::fabs(beta) > FLT_MAX) fail(where + ": alpha and beta must be floats");
+  result.alpha = float(alpha);
+  result.beta = float(beta);
   const std::string status = text(r, where, "status", true);
   if (status == "ok") result.status = Status::ok;
   else if (status == "estimated") result.status = Status::estimated;
@@ -244,6 +262,13 @@ BenchmarkResult result_from(const json& r, const std::string& where) {
   if (passed && !passed->is_boolean()) fail(where + ".passed must be true, false or null");
   result.verified = passed != nullptr;
   result.errors.passed = passed && passed->get<bool>();
+  // A verified row without errors had NaN or Inf in its output (json_fields.cpp writes them as null).
+  if (result.verified && !field(r, where, "rel_error", false)) {
+    result.errors.finite = false;
+    result.errors.max_abs = result.errors.sum_abs = result.errors.rel_frobenius = result.errors.blas_ratio = NAN;
+  } else if (result.verified && !field(r, where, "blas_ratio", false)) {
+    result.errors.blas_ratio = INFINITY;  // finite output, an error over a zero scale
+  }
   result.verified_rows = whole(r, where, "verified_rows");
   result.verification_sample = text(r, where, "verification_sample");
   result.devices = int(whole(r, where, "devices"));

@@ -77,12 +77,6 @@ std::string printed(const char* fmt, double x) {
   return text;
 }
 
-std::string printed(const char* fmt, int digits, double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, fmt, digits, x);
-  return text;
-}
-
 // Three significant digits without an exponent: 1.29, 0.0234, 12.3, 456, 12345.
 std::string sig3(double x) {
   if (!std::isfinite(x)) return "nan";
@@ -90,7 +84,9 @@ std::string sig3(double x) {
   if (a >= 99.95) return printed("%.0f", x);
   if (a >= 9.995) return printed("%.1f", x);
   if (a >= 0.9995 || a == 0) return printed("%.2f", x);
-  if (a >= 0.009995) return printed("%.*f", 2 - int(std::floor(std::log10(a))), x);
+  // Decimals from the value as it rounds: 0.09996 is 0.100, not 0.1000.
+  if (a >= 0.09995) return printed("%.3f", x);
+  if (a >= 0.009995) return printed("%.4f", x);
   // Below 0.01 an exponent is shorter than the zeros: 8.50e-4.
   std::string text = printed("%.2e", x);
   const std::size_t e = text.find("e-0");
@@ -99,8 +95,8 @@ std::string sig3(double x) {
 }
 
 std::string duration(double ms) {
-  if (ms < 1) return sig3(ms * 1000) + " us";
-  if (ms < 1000) return sig3(ms) + " ms";
+  if (ms < 0.9995) return sig3(ms * 1000) + " us";
+  if (ms < 999.5) return sig3(ms) + " ms";
   return sig3(ms / 1000) + " s";
 }
 

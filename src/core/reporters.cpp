@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <string>
 
@@ -63,7 +64,14 @@ Format parse_format(const std::string& name) {
 void write_results(std::ostream& out, Format format, const RunContext& context,
                    const std::vector<BenchmarkResult>& results, const TableOptions& table) {
   check_format(format, "write_results");
-  for (const std::string& name : table.columns) parse_table_columns(name);
+  std::set<std::string> shown;
+  for (const std::string& name : table.columns) {
+    // One name each: "wide" and lists are parse_table_columns's to expand.
+    if (name == "wide" || name.find(',') != std::string::npos)
+      throw std::invalid_argument("TableOptions::columns holds '" + name + "', not one column's name");
+    parse_table_columns(name);  // an unknown name throws, naming the known ones
+    if (!shown.insert(name).second) throw std::invalid_argument("TableOptions::columns names '" + name + "' twice");
+  }
   switch (format) {
     case Format::gbench:
       write_gbench(out, context, results);

@@ -19,7 +19,7 @@ bool has_figure(const BenchmarkResult& r) { return r.status == Status::ok || r.s
 double sort_value(const BenchmarkResult& r, const std::string& key) {
   const double none = NAN;
   if (key == "time") return has_figure(r) ? r.compute.median_ms : none;
-  if (key == "rate" || key == "peak") return has_figure(r) ? -r.gflops : none;
+  if (key == "rate") return has_figure(r) ? -r.gflops : none;
   if (key == "vendor") return has_figure(r) && r.vs_vendor > 0 ? -r.vs_vendor : none;
   if (key == "best") return has_figure(r) && r.vs_best_vendor > 0 ? -r.vs_best_vendor : none;
   if (key == "error") return r.verified ? r.errors.rel_frobenius : none;
@@ -28,7 +28,7 @@ double sort_value(const BenchmarkResult& r, const std::string& key) {
 
 }  // namespace
 
-std::vector<std::string> sort_keys() { return {"registry", "backend", "time", "rate", "peak", "vendor", "best", "error"}; }
+std::vector<std::string> sort_keys() { return {"registry", "backend", "time", "rate", "vendor", "best", "error"}; }
 
 void sort_results(std::vector<BenchmarkResult>& results, const std::string& key) {
   const std::vector<std::string> keys = sort_keys();

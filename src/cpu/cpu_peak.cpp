@@ -90,13 +90,17 @@ double fma_ceiling_gflops(const Isa& isa, int threads) {
   volatile float sink = 0;
   for (int attempt = 0; attempt < kFmaTries; ++attempt) {
     const auto start = std::chrono::steady_clock::now();
+    int ran = 1;  // OpenMP may give fewer threads than asked (OMP_THREAD_LIMIT, a call from a parallel region)
 #pragma omp parallel num_threads(threads)
     {
       const float s = isa.run(kTrips);
 #pragma omp critical
-      sink = sink + s;
+      {
+        sink = sink + s;
+        ran = omp_get_num_threads();
+      }
     }
-    const double flops = double(kTrips) * kChains * isa.lanes * 2 * threads;
+    const double flops = double(kTrips) * kChains * isa.lanes * 2 * ran;
     best = std::max(best, flops / seconds_since(start) / 1e9);
   }
   return best;

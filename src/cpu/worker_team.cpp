@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 #include <vector>
 
@@ -24,9 +25,10 @@ void relax() {
 
 // Every worker takes part in every call, so a call starts only once every worker is done with the last one: no
 // worker can read the next call's job as the last one's. A call with another team size replaces the workers.
+bool fresh_after_fork = false;
+
 class Team {
  public:
-  ~Team() { stop_workers(); }
 
   void run(int team, const std::function<void(int, int)>& fn) {
     std::lock_guard<std::mutex> one_call(call_mutex_);
@@ -44,7 +46,13 @@ class Team {
       generation_.fetch_add(1, std::memory_order_release);
     }
     wake_.notify_all();
-    fn(0, team);
+    // The workers run fn too: it must not be left, by an exception, before they are done with it.
+    try {
+      fn(0, team);
+    } catch (...) {
+      while (finished_.load(std::memory_order_acquire) < team - 1) relax();
+      throw;
+    }
     while (finished_.load(std::memory_order_acquire) < team - 1) relax();
   }
 
@@ -89,11 +97,22 @@ class Team {
   int team_ = 1;
 };
 
+// Never destroyed: a program may exit while another of its threads is in a call, or from inside a job, and idle
+// workers need no joining. A child of fork() has none of the parent's workers, so it starts a team of its own.
+Team* shared_team() {
+  static Team* team = [] {
+    pthread_atfork(nullptr, nullptr, [] { fresh_after_fork = true; });
+    return new Team;
+  }();
+  if (fresh_after_fork) {
+    fresh_after_fork = false;
+    team = new Team;  // the parent's is left as it is: its threads do not exist here, and its locks may be held
+  }
+  return team;
+}
+
 }  // namespace
 
-void run_on_team(int team, const std::function<void(int thread, int team)>& fn) {
-  static Team shared;
-  shared.run(team, fn);
-}
+void run_on_team(int team, const std::function<void(int thread, int team)>& fn) { shared_team()->run(team, fn); }
 
 }  // namespace matcompare::cpu

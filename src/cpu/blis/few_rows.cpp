@@ -17,7 +17,8 @@
 namespace matcompare::cpu::blis {
 namespace {
 
-// The most columns of C a thread takes at a time: its accumulators (kFewRows x kColumns floats, 32 KiB) stay in L1.
+// The most columns of C a thread takes at a time: its accumulators (kFewRows x kColumns floats, 32 KiB at M = 4) stay
+// in a 48 KiB L1d, and in L2 where L1d is 32 KiB.
 // Each thread takes one block of N / threads columns where that fits, so each row of B is read in runs as long as
 // they can be (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at 22: bench/NOTES.md, "cpu/blis's
 // few-rows path").

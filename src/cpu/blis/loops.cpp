@@ -161,8 +161,7 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   SpinBarrier barrier;
   barrier.set_team(threads);
   std::atomic<std::int64_t> next_unit{0};
-  // The whole team starts, so that it keeps its threads (worker_team.hpp); those past `threads` have no work here.
-  run_on_team(threads_asked(), [&](int thread, int) {
+  auto team_work = [&](int thread, int) {
     if (thread >= threads) return;
     const int team = threads;
 
@@ -210,7 +209,13 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
         barrier.wait();
       }
     }
-  });
+  };
+  // One thread works alone, with no team to wake. Otherwise the whole team starts, so that it keeps its threads
+  // (worker_team.hpp); those past `threads` have no work here.
+  if (threads == 1)
+    team_work(0, 1);
+  else
+    run_on_team(threads_asked(), team_work);
 }
 
 UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::int64_t max_unit_panels) {
