@@ -14,6 +14,10 @@ constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 std::atomic<const char*> pending_output{nullptr};
 static_assert(std::atomic<const char*>::is_always_lock_free);
 std::atomic<bool> erase_progress_line{false};
+// Where the line goes: stderr, or, while a restart has stderr on /dev/null, the descriptor that keeps the real one (a
+// signal can be handled by another thread, one of OpenBLAS's, in that window).
+std::atomic<int> line_fd{STDERR_FILENO};
+static_assert(std::atomic<int>::is_always_lock_free);
 std::atomic<bool> written{false};
 std::atomic<bool> ending{false};
 // 0: a signal acts at once; kHolding: a SignalsHeld lives; a signal number: that signal came while one lived.
@@ -23,7 +27,7 @@ static_assert(std::atomic<int>::is_always_lock_free);
 
 void write_text(const char* text) {
   for (std::size_t left = std::strlen(text); left > 0;) {
-    const ssize_t written_now = write(STDERR_FILENO, text, left);
+    const ssize_t written_now = write(line_fd.load(), text, left);
     if (written_now <= 0) return;
     text += written_now;
     left -= std::size_t(written_now);
@@ -112,6 +116,8 @@ void unblock_stop_signals() {
 }
 
 void erase_progress_line_on_signal(bool erase) { erase_progress_line = erase; }
+
+void write_signal_line_to(int fd) { line_fd = fd; }
 
 void discard_on_interrupt(const char* path) { pending_output = path; }
 

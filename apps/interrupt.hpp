@@ -17,6 +17,9 @@ void unblock_stop_signals();
 // Whether stderr shows a progress bar, erased before the line.
 void erase_progress_line_on_signal(bool erase);
 
+// The descriptor the line of a signal goes to (stderr unless a restart has it on /dev/null meanwhile).
+void write_signal_line_to(int fd);
+
 // The temporary file a signal deletes, or nullptr for none. The text must outlive the registration.
 void discard_on_interrupt(const char* path);
 
