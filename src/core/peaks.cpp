@@ -4,6 +4,7 @@
 #include <string>
 
 #include "matcompare/context.hpp"
+#include "number_text.hpp"
 
 namespace matcompare {
 namespace {
@@ -21,12 +22,6 @@ int tf32_flops_per_sm_clock(int major, int minor) {
   if (major == 8 && (minor == 6 || minor == 7 || minor == 9)) return 256;
   if (major == 9 && minor == 0) return 2048;
   return 0;
-}
-
-std::string number(double x, const char* format) {
-  char text[64];
-  std::snprintf(text, sizeof text, format, x);
-  return text;
 }
 
 }  // namespace
@@ -53,7 +48,7 @@ Peak gpu_peak(const GpuContext& gpu) {
   peak.bandwidth_gbs = gpu.memory_clock_max_mhz * 2.0 * gpu.memory_bus_bits / 8 / 1000;
   if (peak.bandwidth_gbs > 0)
     peak.basis += "; memory: " + std::to_string(gpu.memory_clock_max_mhz) + " MHz x 2 (double data rate) x " +
-                  std::to_string(gpu.memory_bus_bits) + "-bit bus = " + number(peak.bandwidth_gbs, "%.0f") + " GB/s";
+                  std::to_string(gpu.memory_bus_bits) + "-bit bus = " + format("%.0f", peak.bandwidth_gbs) + " GB/s";
   return peak;
 }
 

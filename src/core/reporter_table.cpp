@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "number_text.hpp"
+
 namespace matcompare {
 namespace {
 
@@ -71,24 +73,18 @@ const Column& column(const std::string& name) {
   throw std::invalid_argument("unknown column '" + name + "' (known: " + known + ", or wide for all)");
 }
 
-std::string printed(const char* fmt, double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, fmt, x);
-  return text;
-}
-
 // Three significant digits without an exponent: 1.29, 0.0234, 12.3, 456, 12345.
 std::string sig3(double x) {
   if (!std::isfinite(x)) return "nan";
   const double a = std::fabs(x);
-  if (a >= 99.95) return printed("%.0f", x);
-  if (a >= 9.995) return printed("%.1f", x);
-  if (a >= 0.9995 || a == 0) return printed("%.2f", x);
+  if (a >= 99.95) return format("%.0f", x);
+  if (a >= 9.995) return format("%.1f", x);
+  if (a >= 0.9995 || a == 0) return format("%.2f", x);
   // Decimals from the value as it rounds: 0.09996 is 0.100, not 0.1000.
-  if (a >= 0.09995) return printed("%.3f", x);
-  if (a >= 0.009995) return printed("%.4f", x);
+  if (a >= 0.09995) return format("%.3f", x);
+  if (a >= 0.009995) return format("%.4f", x);
   // Below 0.01 an exponent is shorter than the zeros: 8.50e-4.
-  std::string text = printed("%.2e", x);
+  std::string text = format("%.2e", x);
   const std::size_t e = text.find("e-0");
   if (e != std::string::npos) text.erase(e + 2, 1);
   return text;
@@ -102,11 +98,11 @@ std::string duration(double ms) {
 
 std::string percent(double fraction) {
   const double p = fraction * 100;
-  return (p < 9.95 ? printed("%.1f", p) : printed("%.0f", p)) + "%";
+  return (p < 9.95 ? format("%.1f", p) : format("%.0f", p)) + "%";
 }
 
 // Two significant digits: an error's order of magnitude is what tells rows apart.
-std::string sci(double x) { return std::isnan(x) ? "nan" : printed("%.1e", x); }
+std::string sci(double x) { return std::isnan(x) ? "nan" : format("%.1e", x); }
 
 bool has_figure(const BenchmarkResult& r) { return r.status == Status::ok || r.status == Status::estimated; }
 
@@ -150,7 +146,7 @@ std::string cell(const Column& c, const BenchmarkResult& r, const RunContext& co
     if (!figure || peak <= 0) return "-";
     // Two decimals at most: a slow row's share of the peak needs no three significant digits.
     const double p = 100 * r.gflops / peak;
-    return mark + (p >= 9.95 ? printed("%.0f", p) : p >= 0.995 ? printed("%.1f", p) : p >= 0.005 ? printed("%.2f", p) : "<0.01");
+    return mark + (p >= 9.95 ? format("%.0f", p) : p >= 0.995 ? format("%.1f", p) : p >= 0.005 ? format("%.2f", p) : "<0.01");
   }
   if (name == "vendor") return figure && r.vs_vendor > 0 ? mark + sig3(r.vs_vendor) : "-";
   if (name == "iqr")
@@ -302,7 +298,7 @@ std::vector<std::string> context_lines(const RunContext& c) {
   if (c.gpus.size() > 1 || c.multi_gpu_devices.size() > 1) {
     std::string line = "GPUs:";
     for (const GpuContext& g : c.gpus)
-      line += " " + std::to_string(g.index) + " " + g.name + " (" + printed("%.1f", g.memory_gib) + " GiB, " +
+      line += " " + std::to_string(g.index) + " " + g.name + " (" + format("%.1f", g.memory_gib) + " GiB, " +
               g.pci_bus_id + ");";
     line += " multi-GPU rows on";
     for (int d : c.multi_gpu_devices) line += " " + std::to_string(d);

@@ -16,6 +16,8 @@
 #include <memory>
 #include <string>
 
+#include "../core/number_text.hpp"
+
 namespace matcompare::cpu {
 namespace {
 
@@ -151,12 +153,6 @@ double read_bandwidth_gbs(int threads, std::size_t bytes) {
   return best;
 }
 
-std::string number(double x) {
-  char text[32];
-  std::snprintf(text, sizeof text, x < 100 ? "%.1f" : "%.0f", x);
-  return text;
-}
-
 }  // namespace
 
 Peak measure_cpu_peak(int threads) {
@@ -169,7 +165,7 @@ Peak measure_cpu_peak(int threads) {
   peak.bandwidth_gbs = read_bandwidth_gbs(threads, bytes);
   peak.basis = "measured on " + std::to_string(threads) + " threads: FP32 " + std::to_string(kChains) +
                " independent " + isa.name + " FMA chains per thread, best of " + std::to_string(kFmaTries) + " (" +
-               number(peak.fp32_gflops / threads) + " GFLOP/s per thread); memory: reading " +
+               format(peak.fp32_gflops / threads < 100 ? "%.1f" : "%.0f", peak.fp32_gflops / threads) + " GFLOP/s per thread); memory: reading " +
                std::to_string(bytes >> 20) + " MiB in 2 MiB pages, best of " + std::to_string(kTries);
   return peak;
 }
