@@ -1,6 +1,7 @@
 #pragma once
-// A run saved by `matcompare --format json`, read back for `matcompare compare`. Only what a comparison needs is
-// kept; every field it reads is checked, so a damaged or foreign file is one clear error, never a wrong figure.
+// A run saved by `matcompare --format json`, read back for `matcompare compare` through the library's reader
+// (read_results_json, which show uses too). Only what a comparison needs is kept; a damaged or foreign file is one
+// clear error naming the file and the field, never a wrong figure.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -212,6 +212,35 @@ TEST_CASE("runs saved before pair quartiles and --budget (no vs_vendor_pairs, a 
   CHECK(o.out.find("within noise") != std::string::npos);
 }
 
+TEST_CASE("load_saved_run keeps each field a comparison reads, from the file's own key") {
+  const auto folder = cli_test::empty_folder("compare_fields");
+  json row = saved_row("gpu/simt-tuned", 2.0, 1.5, 1.25, 1.75, 12);
+  row["layout"] = "TN";
+  row["min_ms"] = 1.5;
+  row["max_ms"] = 3.0;
+  row["samples"] = 7;
+  row["passed"] = false;
+  const SavedRun run = load_saved_run(write_run((folder / "one.json").string(), json::array({row})));
+  REQUIRE(run.rows.size() == 1);
+  const SavedRow& r = run.rows[0];
+  CHECK(run.git_commit == "abc1234");
+  CHECK(run.machine == "CPU Z");
+  CHECK(r.backend == "gpu/simt-tuned");
+  CHECK(r.status == "ok");
+  CHECK(r.layout == "TN");
+  CHECK(r.median_ms == 2.0);
+  CHECK(r.min_ms == 1.5);
+  CHECK(r.max_ms == 3.0);
+  CHECK(r.samples == 7);
+  CHECK(r.gflops == doctest::Approx(33.5 / 2.0));
+  CHECK(r.vs_vendor == 1.5);
+  CHECK(r.vs_vendor_q1 == 1.25);
+  CHECK(r.vs_vendor_q3 == 1.75);
+  CHECK(r.vs_vendor_pairs == 12);
+  CHECK(r.verified);
+  CHECK_FALSE(r.passed);
+}
+
 TEST_CASE("the command: a bad or foreign file is one line naming the file and the field, exit 2, nothing on stdout") {
   const auto folder = cli_test::empty_folder("compare_bad");
   const std::string good = write_run((folder / "good.json").string(),

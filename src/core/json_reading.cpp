@@ -290,11 +290,11 @@ SavedResults read_results_json(std::istream& in) {
   try {
     doc = json::parse(in);
   } catch (const json::parse_error&) {
-    fail("not a JSON run of matcompare (matcompare --format json writes one)");
+    fail("is not a JSON run of matcompare (matcompare --format json writes one)");
   }
   if (!doc.is_object() || !doc.contains("context") || !doc["context"].is_object() || !doc.contains("results") ||
       !doc["results"].is_array())
-    fail("not a JSON run of matcompare: it needs a \"context\" object and a \"results\" array");
+    fail("is not a JSON run of matcompare: it needs a \"context\" object and a \"results\" array");
   SavedResults saved;
   saved.context = context_from(doc["context"]);
   for (std::size_t i = 0; i < doc["results"].size(); ++i)
