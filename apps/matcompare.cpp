@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +23,7 @@
 #include "progress.hpp"
 #include "report_launch.hpp"
 #include "run_comparison.hpp"
+#include "saved_run.hpp"
 #include "startup.hpp"
 
 #ifndef MATCOMPARE_SOURCE_REPORT_SCRIPT
@@ -343,14 +343,7 @@ int main(int argc, char** argv, char** envp) {
     refuse_given(measuring, "matcompare show (its --columns, --wide and --sort come after 'show')");
     refuse_given(listing, "matcompare show (its --format and --out come after 'show')");
     try {
-      std::ifstream file(show_file, std::ios::binary);
-      if (!file) throw std::invalid_argument("cannot read '" + show_file + "'");
-      matcompare::SavedResults saved;
-      try {
-        saved = matcompare::read_results_json(file);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(show_file + ": " + e.what());
-      }
+      matcompare::SavedResults saved = read_run_file(show_file);
       const matcompare::Format format = matcompare::parse_format(format_name);
       const matcompare::TableOptions table = table_options_of(columns_text, wide);
       matcompare::sort_results(saved.results, sort_key);

@@ -5,15 +5,18 @@
 
 #include "matcompare/reporters.hpp"
 
-SavedRun load_saved_run(const std::string& path) {
+matcompare::SavedResults read_run_file(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   if (!file) throw std::invalid_argument(path + ": cannot be read");
-  matcompare::SavedResults saved;
   try {
-    saved = matcompare::read_results_json(file);
+    return matcompare::read_results_json(file);
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(path + ": " + e.what());
   }
+}
+
+SavedRun load_saved_run(const std::string& path) {
+  const matcompare::SavedResults saved = read_run_file(path);
   SavedRun run;
   run.path = path;
   run.git_commit = saved.context.git_commit;

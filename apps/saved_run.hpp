@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "matcompare/reporters.hpp"
+
 struct SavedRow {
   std::string backend, precision, status;
   std::int64_t m = 0, n = 0, k = 0;
@@ -27,6 +29,10 @@ struct SavedRun {
   std::string git_commit, hostname, machine, timestamp_utc;  // machine: the GPU's name, else the CPU model
   std::vector<SavedRow> rows;
 };
+
+// The whole run, for matcompare show. Throws std::invalid_argument naming the file and the first field that is
+// missing or of the wrong type, or saying the file cannot be read or is not such a run.
+matcompare::SavedResults read_run_file(const std::string& path);
 
 // Throws std::invalid_argument naming the file and the first field that is missing or of the wrong type:
 // "base.json: results[3].median_ms must be a number or null".
