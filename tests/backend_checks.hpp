@@ -86,10 +86,9 @@ inline void check_repeatable(const matcompare::Backend& backend, const matcompar
   CHECK(first == second);
 }
 
-// Every layout the row takes (all four where BackendInfo::all_layouts, else NN and the refusal of the others).
-inline void check_backend(const matcompare::Backend& backend) {
+// The odd shapes, the scalings, a large odd shape and repeatability, in each of `layouts`.
+inline void check_backend_in(const matcompare::Backend& backend, const std::vector<matcompare::Layout>& layouts) {
   using namespace matcompare;
-  const std::vector<Layout> layouts = backend.info().all_layouts ? all_layouts() : std::vector<Layout>{Layout::nn};
   for (Layout layout : layouts) {
     for (auto shape : odd_shapes()) {
       shape.layout = layout;
@@ -98,6 +97,12 @@ inline void check_backend(const matcompare::Backend& backend) {
     check_against_reference(backend, {1000, 1001, 999, layout}, {0.5f, 2.0f});
     check_repeatable(backend, {127, 253, 61, layout});
   }
+}
+
+// Every layout the row takes (all four where BackendInfo::all_layouts, else NN and the refusal of the others).
+inline void check_backend(const matcompare::Backend& backend) {
+  using namespace matcompare;
+  check_backend_in(backend, backend.info().all_layouts ? all_layouts() : std::vector<Layout>{Layout::nn});
   if (!backend.info().all_layouts) check_refuses_other_layouts(backend);
 }
 

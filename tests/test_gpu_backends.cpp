@@ -43,14 +43,30 @@ TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any al
 TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning table picks") {
   const Backend& tuned = find_backend("gpu/simt-tuned");
   REQUIRE(gpu::simt_variants().size() >= 10);
+  REQUIRE(tuned.info().all_layouts);
+  int every_layout = 0;
   for (const gpu::SimtVariant& v : gpu::simt_variants()) {
+    std::vector<Layout> layouts;
+    for (Layout layout : matcompare_test::all_layouts())
+      if (v.takes(layout)) layouts.push_back(layout);
+    every_layout += layouts.size() == 4;
     SUBCASE(v.name.c_str()) {
+      REQUIRE(v.takes(Layout::nn));
       gpu::force_simt_choice({v.name, 3});  // a group that does not divide the block rows
-      matcompare_test::check_backend(tuned);
+      matcompare_test::check_backend_in(tuned, layouts);
+      if (layouts.size() < 4) {  // a layout it lacks is a clear error, never another layout's kernel
+        const MatrixF a(17, 65), b(33, 65);  // NT's stored shapes
+        MatrixF c(17, 33);
+        CHECK_THROWS_WITH_AS(tuned.gemm(1.0f, a, b, 0.0f, c, Layout::nt),
+                             ("gpu/simt-tuned: the variant " + v.name + " is built for NN alone, not NT").c_str(),
+                             std::runtime_error);
+      }
       gpu::force_simt_choice({});
     }
   }
+  CHECK(every_layout >= 7);
 }
+
 
 // A cut last round needs more tiles than the GPU runs at once; with fewer slots forced, the test shapes reach it,
 // with one tail a block or several, and heads and tails on the edges of C.
@@ -72,6 +88,9 @@ TEST_CASE("gpu/simt-tuned's cut last round is correct and gives the same bits ev
           matcompare_test::check_against_reference(tuned, {1000, 1001, 999}, scaling);
         matcompare_test::check_against_reference(tuned, {300, 515, 1203}, {-1.5f, 0.0f});
         matcompare_test::check_repeatable(tuned, {700, 333, 517});
+        if (variant->takes(Layout::tt))  // the layouts' loaders at the head's and the tail's k bounds
+          for (Layout layout : {Layout::nt, Layout::tn, Layout::tt})
+            matcompare_test::check_against_reference(tuned, {1000, 1001, 999, layout}, {0.5f, 2.0f});
         gpu::force_simt_choice({});
       }
     }

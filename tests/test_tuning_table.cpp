@@ -29,6 +29,10 @@ TEST_CASE("every row of the tuning table names a variant this build has") {
     for (const gpu::SimtVariant& v : gpu::simt_variants()) found = found || v.name == row.variant;
     INFO(row.variant);
     CHECK(found);
+    // built for every layout (simt_variants_every_layout.cu), so each class keeps its tuned choice in every layout
+    for (const gpu::SimtVariant& v : gpu::simt_variants())
+      if (v.name == row.variant)
+        for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) CHECK(v.takes(layout));
     CHECK(row.group >= 1);
     CHECK(row.tuned_size >= 1);
     CHECK(row.tuned_ms > 0);
@@ -48,6 +52,22 @@ TEST_CASE("the table's classes cover every shape, and an unknown GPU gets the de
   bool known = false;
   for (const gpu::SimtVariant& v : gpu::simt_variants()) known = known || v.name == unknown.variant;
   CHECK(known);
+}
+
+TEST_CASE("in every layout the choice is a variant built for that layout, the default where no candidate is") {
+  for (const gpu::SimtTableRow& row : gpu::simt_table())
+    for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) {
+      const GemmShape shape{row.tuned_size, row.tuned_size, row.tuned_size, layout};
+      const gpu::SimtChoice choice = gpu::simt_choice(gpu::simt_table(), hopper_like(), shape);
+      bool takes = false;
+      for (const gpu::SimtVariant& v : gpu::simt_variants())
+        takes = takes || (v.name == choice.variant && v.takes(layout));
+      CHECK_MESSAGE(takes, choice.variant, " for ", to_string(shape));
+    }
+  // A table of NN-only candidates leaves the other layouts to the default, which takes them all.
+  const std::vector<gpu::SimtTableRow> nn_only = {{90, 1 << 30, "256x128x16_w64x64_l4x8_s3_colA_b1", 8, 4096, 2.7}};
+  CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096}).variant == "256x128x16_w64x64_l4x8_s3_colA_b1");
+  CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096, Layout::tn}).variant == k128x128);
 }
 
 TEST_CASE("the schedule: whole rounds one block per tile, a part-empty last round cut where it gains") {

@@ -147,9 +147,10 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(describe("gpu/warp-tiled", "beyond the seeds (after 000 gemm_final / 001 v8)",
                "each warp owns a 64x32 warp tile of 4x4 lane sub-tiles, BK 16, B prefetched by cp.async"),
       kernel(GPU_LAUNCH(launch_warp_tiled)));
-  gpu(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
-               "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a tuned table "
-               "picks the variant per GPU and shape class; a part-empty last round is cut in k across idle slots"),
+  gpu(every_layout(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
+                            "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a "
+                            "tuned table picks the variant per GPU and shape class; a part-empty last round is cut in "
+                            "k across idle slots; a transposed operand goes through registers where its tile needs")),
       kernel(GPU_LAUNCH(launch_simt_tuned)).with_scratch(GPU_SCRATCH(simt_tuned_scratch_bytes)));
   gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
       kernel(GPU_LAUNCH(launch_wmma_tf32)));
@@ -157,17 +158,18 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                "Hopper wgmma TF32 on C^T tiles: A by TMA (4-stage ring), B via registers, decoupled warpgroups",
                Precision::tf32),
       kernel(GPU_LAUNCH(launch_tensor_core_tf32)).needs_compute_capability(90));
-  gpu(describe("gpu/tensor-core-tf32-ws", "beyond the seeds (after gpu/tensor-core-tf32)",
-               "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), two consumer "
-               "warpgroups with double-buffered fragments, grouped tile order; the tile that fills the last wave best, "
-               "split K while tiles are fewer than SMs",
-               Precision::tf32),
+  gpu(every_layout(describe("gpu/tensor-core-tf32-ws", "beyond the seeds (after gpu/tensor-core-tf32)",
+                            "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), "
+                            "two consumer warpgroups with double-buffered fragments, grouped tile order; the tile that "
+                            "fills the last wave best, split K while tiles are fewer than SMs; A stored transposed is "
+                            "copied K-major first",
+                            Precision::tf32)),
       kernel(GPU_LAUNCH(launch_tensor_core_tf32_ws))
           .with_scratch(GPU_SCRATCH(tf32_scratch_bytes))
           .needs_compute_capability(90));
-  gpu(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
-               "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, big*small, "
-               "small*big)"),
+  gpu(every_layout(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
+                            "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, "
+                            "big*small, small*big)")),
       kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
           .with_scratch(GPU_SCRATCH(split_a_scratch_bytes))
           .needs_compute_capability(90));
@@ -175,14 +177,14 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
       describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32);
   cublas_tf32.precision_vendor = true;
   cublas_tf32.vendor_library = true;
-  gpu(cublas_tf32, kernel(GPU_LAUNCH(launch_cublas_tf32)).with_cublas_handle());
-  gpu(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
-               Precision::fp32, true),
+  gpu(every_layout(cublas_tf32), kernel(GPU_LAUNCH(launch_cublas_tf32)).with_cublas_handle());
+  gpu(every_layout(describe("gpu/cublas-fp32", "000 8.4.8; 001 v9; 004 matmulC", "cuBLAS SGEMM, default FP32 math",
+                            Precision::fp32, true)),
       kernel(GPU_LAUNCH(launch_cublas_fp32)).with_cublas_handle());
   // cuBLASLt with its algorithm searched per shape when A and B are uploaded (issue 29): candidates for the best
   // vendor of their precision, beside the baselines above. GPU_LAUNCH names the search hooks too.
   auto cublaslt = [&](const char* name, const char* idea, Precision p, gpu::LaunchFn launch, gpu::ChooseFn choose) {
-    BackendInfo info = describe(name, "beyond the seeds (after 000 8.4.8 cuBLAS)", idea, p);
+    BackendInfo info = every_layout(describe(name, "beyond the seeds (after 000 8.4.8 cuBLAS)", idea, p));
     info.vendor_library = true;
     gpu(info, kernel(launch).with_cublaslt_handle().choosing_with(choose).with_scratch(
                   GPU_SCRATCH(cublaslt_workspace_bytes)));
@@ -198,9 +200,11 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
       "gpu/cutlass-tf32", "vendor library (beside gpu/cublas-tf32)",
       "CUTLASS 3.x Sm90 TF32 GEMM from its collective builders: cooperative warp-specialized persistent kernel, "
       "128x256x32 tiles of C^T = B^T A^T, 2x1 cluster, TMA epilogue; row-major B is MN-major, which TF32 wgmma takes "
-      "only from registers, so B is register-sourced (wgmma RS) and nothing is transposed",
+      "only from registers, so B is register-sourced (wgmma RS) and nothing is transposed; B stored transposed goes "
+      "by TMA to the all-K-major kernel, and A stored transposed is first copied K-major",
       Precision::tf32);
   cutlass_tf32.vendor_library = true;
+  cutlass_tf32.all_layouts = true;
   list.push_back(gpu::make_cutlass_backend(cutlass_tf32));
   // Past one GPU (issue 10): NVIDIA's engines on every GPU of --devices, compared with cuBLAS FP32 on one.
   list.push_back(gpu::make_cublasxt_backend(

@@ -15,6 +15,11 @@
 // K-major with B MN-major, swapping them itself (is_swapAB), needs the EpilogueTransposed schedule, whose
 // epilogue stores one element at a time without TMA. Operands::transposed_b is the comparison: B transposed into
 // K-major scratch by a kernel of ours inside the timed compute, then the all-K-major (shared-memory) path.
+//
+// Other layouts: an operand stored otherwise than a kernel reads it is first copied, transposed, into scratch by the
+// same kernel of ours, inside the timed compute (A stored transposed is MN-major, which both paths take K-major;
+// B stored transposed is K-major, which the register path takes MN-major). The row picks, per layout, the kernel
+// that needs no copy of B (cutlass_row.cpp), so at most A is copied.
 #include <cutlass/cutlass.h>
 #include <cutlass/epilogue/collective/collective_builder.hpp>
 #include <cutlass/gemm/collective/collective_builder.hpp>
@@ -43,22 +48,23 @@ enum class Operands {
 inline std::size_t round_up(std::size_t x, std::size_t multiple) { return (x + multiple - 1) / multiple * multiple; }
 inline int padded(std::int64_t x, int multiple) { return int((x + multiple - 1) / multiple * multiple); }
 
-// Bᵀ (n_padded × k_padded, leading dimension k_padded) from B (k_padded × n_padded, leading dimension ldb): both
-// padded extents, so the zero padding of B becomes the zero padding of Bᵀ. A square tile goes through shared
+// The transpose (cols × rows, leading dimension rows) of a rows × cols matrix `src` (leading dimension ld): Bᵀ
+// (n_padded × k_padded) from B with both padded extents, so the zero padding of B becomes the zero padding of Bᵀ;
+// also B from a B stored transposed, and A K-major from an A stored transposed. A square tile goes through shared
 // memory, its rows padded by one word so that the column reads are free of bank conflicts.
 // (A template, so that only the file that launches it compiles it, and each file's copy may be merged.)
 template <int kTile = 32>
-__global__ void transpose_into_k_major(const float* __restrict__ b, int ldb, float* __restrict__ bt, int k_padded,
-                                       int n_padded) {
+__global__ void transpose_into_k_major(const float* __restrict__ src, int ld, float* __restrict__ dst, int rows,
+                                       int cols) {
   __shared__ float tile[kTile][kTile + 1];
-  const int k0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
+  const int r0 = blockIdx.y * kTile, c0 = blockIdx.x * kTile;
   for (int i = threadIdx.y; i < kTile; i += blockDim.y)
-    if (k0 + i < k_padded && n0 + int(threadIdx.x) < n_padded)
-      tile[i][threadIdx.x] = b[std::size_t(k0 + i) * ldb + n0 + threadIdx.x];
+    if (r0 + i < rows && c0 + int(threadIdx.x) < cols)
+      tile[i][threadIdx.x] = src[std::size_t(r0 + i) * ld + c0 + threadIdx.x];
   __syncthreads();
   for (int i = threadIdx.y; i < kTile; i += blockDim.y)
-    if (n0 + i < n_padded && k0 + int(threadIdx.x) < k_padded)
-      bt[std::size_t(n0 + i) * k_padded + k0 + threadIdx.x] = tile[threadIdx.x][i];
+    if (c0 + i < cols && r0 + int(threadIdx.x) < rows)
+      dst[std::size_t(c0 + i) * rows + r0 + threadIdx.x] = tile[threadIdx.x][i];
 }
 
 // One configuration: the operand path, the kernel schedule and its epilogue's, the block tile (CUTLASS's M×N×K)
@@ -101,14 +107,29 @@ struct CutlassTf32 {
     return s;
   }
 
-  static std::size_t transposed_b_bytes(int n_padded, int k_padded) {
-    return kTransposedProblem ? 0 : round_up(std::size_t(n_padded) * std::size_t(k_padded) * sizeof(float), 256);
+  // The copies a problem needs, in scratch in this order: A made K-major, B made the way this kernel reads it.
+  static bool copies_a(const DeviceGemm& g) { return g.a_transposed; }
+  static bool copies_b(const DeviceGemm& g) { return g.b_transposed == kTransposedProblem; }
+  static std::size_t a_copy_bytes(const DeviceGemm& g) {
+    return copies_a(g) ? round_up(std::size_t(g.m) * std::size_t(g.k_padded) * sizeof(float), 256) : 0;
   }
+  static std::size_t b_copy_bytes(const DeviceGemm& g) {
+    return copies_b(g) ? round_up(std::size_t(g.n_padded) * std::size_t(g.k_padded) * sizeof(float), 256) : 0;
+  }
+
+  // A as the kernels read it, K-major (rows lda apart), and B: K×N rows ldb apart for the register path, N×K for
+  // the shared-memory path.
+  struct Operands2D {
+    const float* a;
+    std::int64_t lda;
+    const float* b;
+    std::int64_t ldb;
+  };
 
   // The CUTLASS arguments for our row-major problem. The padded N and K make every leading dimension and every
   // contiguous extent a multiple of 4 floats (TMA's 16 bytes); the padding of A and B is zero, so C's padding
   // columns get α·0 + β·0 and stay zero.
-  static typename Gemm::Arguments arguments(const DeviceGemm& g, const float* bt, int device) {
+  static typename Gemm::Arguments arguments(const DeviceGemm& g, const Operands2D& in, int device) {
     cutlass::KernelHardwareInfo hw;
     hw.device_id = device;
     hw.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
@@ -123,31 +144,33 @@ struct CutlassTf32 {
     args.epilogue.dD = leading<StrideD>(g.ldc);
     if constexpr (kTransposedProblem) {
       args.problem_shape = {g.n_padded, g.m, g.k_padded, 1};
-      args.mainloop.ptr_A = g.b;
-      args.mainloop.dA = leading<StrideA>(g.ldb);
-      args.mainloop.ptr_B = g.a;
-      args.mainloop.dB = leading<StrideB>(g.lda);
+      args.mainloop.ptr_A = in.b;
+      args.mainloop.dA = leading<StrideA>(in.ldb);
+      args.mainloop.ptr_B = in.a;
+      args.mainloop.dB = leading<StrideB>(in.lda);
     } else {
       args.problem_shape = {g.m, g.n_padded, g.k_padded, 1};
-      args.mainloop.ptr_A = g.a;
-      args.mainloop.dA = leading<StrideA>(g.lda);
-      args.mainloop.ptr_B = bt;
-      args.mainloop.dB = leading<StrideB>(g.k_padded);
+      args.mainloop.ptr_A = in.a;
+      args.mainloop.dA = leading<StrideA>(in.lda);
+      args.mainloop.ptr_B = in.b;
+      args.mainloop.dB = leading<StrideB>(in.ldb);
     }
     return args;
   }
 
-  // The scratch a shape needs: Bᵀ (transposed_b), then CUTLASS's workspace.
+  // The scratch a shape needs: its copies, then CUTLASS's workspace.
   static std::size_t scratch_bytes(const GemmShape& s) {
     DeviceGemm g{};
     g.m = int(s.m);
     g.n_padded = padded(s.n, kCutlassPadN);
     g.k_padded = padded(s.k, kCutlassPadK);
-    g.lda = g.k_padded;
-    g.ldb = g.ldc = g.n_padded;
+    g.a_transposed = a_transposed(s.layout);
+    g.b_transposed = b_transposed(s.layout);
     int device = 0;
     MC_CUDA_CHECK(cudaGetDevice(&device));
-    return transposed_b_bytes(g.n_padded, g.k_padded) + Gemm::get_workspace_size(arguments(g, nullptr, device));
+    const Operands2D in{nullptr, g.k_padded, nullptr, kTransposedProblem ? g.n_padded : g.k_padded};
+    g.ldc = g.n_padded;
+    return a_copy_bytes(g) + b_copy_bytes(g) + Gemm::get_workspace_size(arguments(g, in, device));
   }
 
   // What the last launch initialised: CUTLASS's initialize() encodes the TMA descriptors and sets the kernel's
@@ -155,11 +178,12 @@ struct CutlassTf32 {
   struct Key {
     const void *a, *b, *c, *scratch;
     int m, n_padded, k_padded, lda, ldb, ldc, device;
+    bool a_transposed, b_transposed;
     float alpha, beta;
     bool operator==(const Key& o) const {
       return a == o.a && b == o.b && c == o.c && scratch == o.scratch && m == o.m && n_padded == o.n_padded &&
              k_padded == o.k_padded && lda == o.lda && ldb == o.ldb && ldc == o.ldc && device == o.device &&
-             alpha == o.alpha && beta == o.beta;
+             a_transposed == o.a_transposed && b_transposed == o.b_transposed && alpha == o.alpha && beta == o.beta;
     }
   };
 
@@ -180,25 +204,40 @@ struct CutlassTf32 {
     const std::string& name = name_;
     int device = 0;
     MC_CUDA_CHECK(cudaGetDevice(&device));
-    float* bt = nullptr;
-    if constexpr (!kTransposedProblem) {
-      bt = static_cast<float*>(g.scratch);
-      constexpr int kTile = 32;
-      const dim3 block(kTile, 8), grid(ceil_div(g.n_padded, kTile), ceil_div(g.k_padded, kTile));
-      transpose_into_k_major<kTile><<<grid, block, 0, g.stream>>>(g.b, g.ldb, bt, g.k_padded, g.n_padded);
+    // transpose_into_k_major(src, ld, dst, rows, cols) writes the rows x cols matrix at src transposed, rows apart.
+    constexpr int kTile = 32;
+    auto transpose = [&](const float* src, int ld, float* dst, int rows, int cols) {
+      const dim3 block(kTile, 8), grid(ceil_div(cols, kTile), ceil_div(rows, kTile));
+      transpose_into_k_major<kTile><<<grid, block, 0, g.stream>>>(src, ld, dst, rows, cols);
       MC_CHECK_LAUNCH();
+    };
+    Operands2D in{g.a, g.lda, g.b, g.ldb};
+    char* copies = static_cast<char*>(g.scratch);
+    if (copies_a(g)) {  // A stored K×M: M×K, rows k_padded apart
+      float* a = reinterpret_cast<float*>(copies);
+      transpose(g.a, g.lda, a, g.k_padded, g.m);
+      in.a = a, in.lda = g.k_padded;
+    }
+    if (copies_b(g)) {  // the register path's K×N from N×K (rows n_padded apart), or the other way (k_padded)
+      float* b = reinterpret_cast<float*>(copies + a_copy_bytes(g));
+      if (kTransposedProblem)
+        transpose(g.b, g.ldb, b, g.n_padded, g.k_padded);
+      else
+        transpose(g.b, g.ldb, b, g.k_padded, g.n_padded);
+      in.b = b, in.ldb = kTransposedProblem ? g.n_padded : g.k_padded;
     }
     static std::mutex mutex;
     static Gemm gemm;
     static Key last{};
     static bool ready = false, per_launch = false;
     const std::lock_guard<std::mutex> lock(mutex);
-    const Key key{g.a, g.b, g.c, g.scratch, g.m, g.n_padded, g.k_padded, g.lda, g.ldb, g.ldc, device, g.alpha, g.beta};
+    const Key key{g.a, g.b, g.c, g.scratch, g.m, g.n_padded, g.k_padded, g.lda, g.ldb, g.ldc, device,
+                  g.a_transposed, g.b_transposed, g.alpha, g.beta};
     // A kernel with a workspace (a split or stream-K scheduler) may need it set up before each launch; these have none.
     if (!ready || !(key == last) || per_launch) {
       ready = false;
-      const typename Gemm::Arguments args = arguments(g, bt, device);
-      const std::size_t offset = transposed_b_bytes(g.n_padded, g.k_padded);
+      const typename Gemm::Arguments args = arguments(g, in, device);
+      const std::size_t offset = a_copy_bytes(g) + b_copy_bytes(g);
       const std::size_t workspace_bytes = Gemm::get_workspace_size(args);
       if (offset + workspace_bytes > g.scratch_bytes)
         throw std::runtime_error("gpu/cutlass-tf32 (" + name + "): needs " + std::to_string(offset + workspace_bytes) +

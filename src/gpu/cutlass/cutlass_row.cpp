@@ -21,11 +21,16 @@ std::vector<const CutlassKernel*> kernels() {
   return {&cutlass_cooperative(), &cutlass_pingpong(), &cutlass_cooperative_transposed_b()};
 }
 
-// The kernel named, else the one MATCOMPARE_CUTLASS_KERNEL names, else the default.
-std::size_t chosen_kernel(const std::string& fixed) {
+// The kernel named, else the one MATCOMPARE_CUTLASS_KERNEL names, else the default for the layout: the register
+// path where B is stored K×N (N-major, which it reads as it is), the all-K-major one where B is stored N×K (no copy
+// of B either way; cutlass_gemm.cuh).
+std::size_t chosen_kernel(const std::string& fixed, Layout layout) {
   const char* from_environment = std::getenv("MATCOMPARE_CUTLASS_KERNEL");
-  const std::string name = !fixed.empty() ? fixed : from_environment ? from_environment : "";
-  if (name.empty()) return 0;
+  std::string name = !fixed.empty() ? fixed : from_environment ? from_environment : "";
+  if (name.empty()) {
+    if (!b_transposed(layout)) return 0;
+    name = cutlass_cooperative_transposed_b().name;
+  }
   const auto all = kernels();
   std::string known;
   for (std::size_t i = 0; i < all.size(); ++i) {
@@ -85,7 +90,7 @@ class CutlassBackend final : public Backend {
     return a;
   }
   std::unique_ptr<Workspace> prepare(const GemmShape& shape) const override {
-    const std::size_t i = chosen_kernel(kernel_);
+    const std::size_t i = chosen_kernel(kernel_, shape.layout);
     const CutlassKernel& k = *kernels()[i];
     return std::make_unique<CutlassWorkspace>(rows_[i]->prepare(shape), k.name + ": " + k.description);
   }

@@ -3,7 +3,8 @@
 // hands the product to gpu/simt-tuned (simt/).
 // Adds: each input x is split into big = tf32(x) and small = tf32(x - big), and C = big(A)big(B) + big(A)small(B)
 // + small(A)big(B), dropping only small(A)small(B), about 2^-22 of each product. A is split once into device
-// scratch; B is split in registers as its fragments are loaded. Three TF32 passes cost three times the tensor work,
+// scratch (transposed there to K-major where A is stored transposed: k_major_a.cuh); B is split in registers as its
+// fragments are loaded. Three TF32 passes cost three times the tensor work,
 // which still leaves them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the
 // two parts miss are not covered by FP32's error bound, which is tightest there, and such a product is bound by
 // memory, not arithmetic: it goes to the FP32 SIMT step instead.
@@ -12,17 +13,12 @@
 
 #include "../runtime/device_gemm.cuh"
 #include "../simt/simt_tuning.hpp"
+#include "k_major_a.cuh"
 #include "tensor_core.hpp"
 #include "tf32_passes.hpp"
 
 namespace matcompare::gpu {
 namespace {
-
-__device__ __forceinline__ float round_to_tf32(float x) {
-  std::uint32_t r;
-  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(x));
-  return __uint_as_float(r);
-}
 
 // out (2 * rows x k_padded, dense): small parts of A in rows [0, rows), big parts in rows [rows, 2 rows); rows past
 // m are zero, so the tiles that read them add nothing.
@@ -52,8 +48,12 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   const std::size_t split_bytes = 2 * std::size_t(rows) * g.k_padded * sizeof(float);
   if (g.k_padded % 4 != 0 || split_bytes > g.scratch_bytes)
     throw std::logic_error("gpu/tensor-core-3xtf32: its scratch was sized for K padded to 4");
-  split_a<<<8 * multiprocessor_count(), 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
-  MC_CHECK_LAUNCH();
+  if (g.a_transposed) {
+    launch_k_major_a<2>(g, rows, split);
+  } else {
+    split_a<<<8 * multiprocessor_count(), 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
+    MC_CHECK_LAUNCH();
+  }
   launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows, tf32_plan_here(shape, 3),
                      split + split_bytes / sizeof(float), g.scratch_bytes - split_bytes);
 }

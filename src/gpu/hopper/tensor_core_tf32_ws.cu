@@ -9,6 +9,9 @@
 // whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
 // blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
 // operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+// Layouts: B stored transposed (N×K) arrives by TMA K-major, and the consumers read their fragments from it with
+// four 4-byte loads instead of two 8-byte ones; A stored transposed is first copied K-major, rounded to TF32, into
+// scratch (k_major_a.cuh), inside the timed computation: TF32 wgmma reads its shared-memory operand K-major only.
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -17,6 +20,7 @@
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
 #include "hopper.cuh"
+#include "k_major_a.cuh"
 #include "tensor_core.hpp"
 #include "tf32_passes.hpp"
 
@@ -98,14 +102,37 @@ __device__ __forceinline__ void load_fragments(const unsigned char* b_stage, int
     }
   }
 }
+
+// The same fragments from K-major B boxes (B stored N×K): a box row is one C column's 32 k values, its 16-byte
+// chunks swizzled with the row's index mod 8. `base` is this thread's first column's row and t4's word; `swizzle`
+// that column's index mod 8, times 16 (the pair's second column, the next row, has the next). Values of one column
+// are 4 words apart in k, so each is a load of its own, and lanes g and g + 2 meet in a bank (two-way conflicts).
+template <bool kSmall, int kSlabs, int kSlabBytes>
+__device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_stage, int base, int swizzle,
+                                                       std::uint32_t (&frag)[kSlabs][kBK / 8][4]) {
+#pragma unroll
+  for (int j = 0; j < kSlabs; ++j) {
+#pragma unroll
+    for (int k8 = 0; k8 < kBK / 8; ++k8) {
+      const unsigned char* row = b_stage + j * kSlabBytes + base;
+      const int lo = 2 * k8 * 16, hi = lo + 16;  // chunks of k = 8 k8 + t4 and 8 k8 + t4 + 4
+      const float v[4] = {*reinterpret_cast<const float*>(row + (lo ^ swizzle)),
+                          *reinterpret_cast<const float*>(row + 128 + (lo ^ (swizzle + 16))),
+                          *reinterpret_cast<const float*>(row + (hi ^ swizzle)),
+                          *reinterpret_cast<const float*>(row + 128 + (hi ^ (swizzle + 16)))};
+#pragma unroll
+      for (int e = 0; e < 4; ++e) frag[j][k8][e] = kSmall ? small_part(v[e]) : big_part(v[e]);
+    }
+  }
+}
 #endif
 
 // passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
 // and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A) big(B), the
 // small terms first so that they are not lost against the large partial sums. A unit of work is one tile's share
 // of its passes x k tiles steps; with splits > 1 each unit writes its raw sum to its plane of `partials` (rows
-// ld_partial apart) instead of C.
-template <int kRows, int kSlabs>
+// ld_partial apart) instead of C. kBKMajor: B is stored N×K.
+template <int kRows, int kSlabs, bool kBKMajor>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
@@ -164,9 +191,13 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
         expect_bytes(full + s * 8, kStageBytes);
         load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * T::kBM + (small_a ? 0 : big_a_rows));
 #pragma unroll
-        for (int i = 0; i < T::kBBoxes; ++i)
-          load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, tile_n * T::kBN + i * kBBoxCols,
-                       k0);
+        for (int i = 0; i < T::kBBoxes; ++i) {
+          const int box_col = tile_n * T::kBN + i * kBBoxCols;
+          if (kBKMajor)
+            load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, k0, box_col);
+          else
+            load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, box_col, k0);
+        }
       }
     }
     return;
@@ -186,6 +217,10 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   const int tile_col = box * kBBoxCols + chunk * 4 + half * 2;
   const int lo_offset = box * kBBoxBytes + t4 * 128 + (chunk ^ t4) * 16 + half * 8;
   const int hi_offset = box * kBBoxBytes + (t4 + 4) * 128 + (chunk ^ (t4 + 4)) * 16 + half * 8;
+  // K-major boxes: the pair's first column is row chunk * 4 + half * 2 of its box (even, so the second's index mod 8
+  // is one more).
+  const int k_major_row = chunk * 4 + half * 2;
+  const int k_major_base = box * kBBoxBytes + k_major_row * 128 + t4 * 4, k_major_swizzle = k_major_row % 8 * 16;
   constexpr int kSlabBytes = 2 * kBBoxBytes, kSlabCols = 2 * kBBoxCols;
 
   int it = 0;
@@ -205,7 +240,12 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
       const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
-      if (passes == 3 && step >= k_tiles && step < 2 * k_tiles)  // the middle pass, big(A) small(B)
+      const bool small_b = passes == 3 && step >= k_tiles && step < 2 * k_tiles;  // the middle pass, big(A) small(B)
+      if (kBKMajor && small_b)
+        load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+      else if (kBKMajor)
+        load_fragments_k_major<false, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+      else if (small_b)
         load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
       else
         load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
@@ -269,13 +309,14 @@ __global__ void sum_partials(const float* __restrict__ partials, int ld_partial,
   }
 }
 
-template <int kRows, int kSlabs>
+template <int kRows, int kSlabs, bool kBKMajor>
 void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
                  int big_a_rows, const Tf32Plan& plan, float* partials) {
   using T = Tile<kRows, kSlabs>;
   const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
-  const CUtensorMap b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
-  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs>;
+  const CUtensorMap b_map = kBKMajor ? tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK)
+                                     : tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
+  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs, kBKMajor>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
   const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
@@ -289,6 +330,16 @@ void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_ro
   MC_CHECK_LAUNCH();
 }
 
+template <bool kBKMajor>
+void launch_planned(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
+                    int big_a_rows, const Tf32Plan& plan, float* partials) {
+  if (plan.tile.rows == 256)
+    return launch_tile<256, 1, kBKMajor>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  if (plan.tile.cols == 256)
+    return launch_tile<128, 2, kBKMajor>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  return launch_tile<128, 1, kBKMajor>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+}
+
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
 const Tf32Tile* forced_tile() { return tf32_tile_named(std::getenv(kTf32TileVariable)); }
 
@@ -298,7 +349,9 @@ Tf32Plan tf32_plan_here(const GemmShape& s, int passes) {
   return tf32_plan(s, passes, multiprocessor_count(), forced_tile());
 }
 
-std::size_t tf32_scratch_bytes(const GemmShape& s) { return tf32_partial_bytes(s, tf32_plan_here(s, 1)); }
+std::size_t tf32_scratch_bytes(const GemmShape& s) {
+  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 1));
+}
 
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
                         int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
@@ -310,14 +363,20 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
                            std::to_string(needed) + " bytes of partial sums and the workspace has " +
                            std::to_string(partial_capacity) +
                            " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
-  if (plan.tile.rows == 256) return launch_tile<256, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
-  if (plan.tile.cols == 256) return launch_tile<128, 2>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
-  return launch_tile<128, 1>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  if (g.b_transposed) return launch_planned<true>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  return launch_planned<false>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
-  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, tf32_plan_here(GemmShape{g.m, g.n, g.k}, 1),
-                     static_cast<float*>(g.scratch), g.scratch_bytes);
+  const Tf32Plan plan = tf32_plan_here(GemmShape{g.m, g.n, g.k}, 1);
+  float* scratch = static_cast<float*>(g.scratch);
+  if (!g.a_transposed)
+    return launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, plan, scratch, g.scratch_bytes);
+  const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);
+  if (a_bytes > g.scratch_bytes) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
+  launch_k_major_a<1>(g, g.m, scratch);
+  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", scratch, g.m, g.k_padded, 1, 0, plan,
+                     scratch + a_bytes / sizeof(float), g.scratch_bytes - a_bytes);
 }
 
 }  // namespace matcompare::gpu

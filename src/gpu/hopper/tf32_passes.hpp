@@ -84,7 +84,12 @@ inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) 
   return plan.splits == 1 ? 0 : std::size_t(plan.splits) * std::size_t(s.m) * std::size_t(tf32_partial_ld(s.n)) * 4;
 }
 
-// Device scratch of gpu/tensor-core-tf32-ws: the partial sums of its plan here.
+// Where A is stored transposed, gpu/tensor-core-tf32-ws's K-major copy of it (m x K padded to 4, which keeps the
+// partial sums after it 16-byte aligned).
+inline std::size_t tf32_k_major_a_bytes(const GemmShape& s) {
+  return a_transposed(s.layout) ? std::size_t(s.m) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float) : 0;
+}
+// Device scratch of gpu/tensor-core-tf32-ws: that copy, then the partial sums of its plan here.
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, rows rounded up to kTf32PassRows, the

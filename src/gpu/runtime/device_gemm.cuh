@@ -12,11 +12,14 @@
 namespace matcompare::gpu {
 
 struct DeviceGemm {
-  int m, n, k;                       // the problem: C is m×n, A is m×k, B is k×n
+  int m, n, k;                       // the problem: C is m×n, op(A) is m×k, op(B) is k×n
   int m_padded, n_padded, k_padded;  // allocated extents (multiples of the spec's pad_*); padding is 0
-  const float* a;                    // m_padded × k_padded, row stride lda (floats, multiple of 4)
+  // The layout (matcompare/layout.hpp). Only rows with BackendInfo::all_layouts see a transposed operand; A stored
+  // transposed is k_padded × m_padded rounded up to 4, B stored transposed n_padded × k_padded.
+  bool a_transposed, b_transposed;
+  const float* a;                    // m_padded × k_padded (or as above), row stride lda (floats, multiple of 4)
   int lda;
-  const float* b;                    // k_padded × n_padded, row stride ldb
+  const float* b;                    // k_padded × n_padded (or as above), row stride ldb
   int ldb;
   float* c;                          // m_padded × n_padded, row stride ldc; not read when beta == 0
   int ldc;

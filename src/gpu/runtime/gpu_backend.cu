@@ -89,8 +89,9 @@ class GpuWorkspace final : public Workspace {
         m_p_(round_up(s.m, spec.pad_m)),
         n_p_(round_up(s.n, spec.pad_n)),
         k_p_(round_up(s.k, spec.pad_k)),
-        a_(check_memory(s, spec), k_p_),
-        b_(k_p_, n_p_),
+        a_((check_memory(s, spec), a_transposed(s.layout) ? k_p_ : m_p_),
+           a_transposed(s.layout) ? stored_m_cols() : k_p_),
+        b_(b_transposed(s.layout) ? n_p_ : k_p_, b_transposed(s.layout) ? k_p_ : n_p_),
         c_(m_p_, n_p_) {
     // The destructor does not run when the constructor throws: release what was made so far.
     try {
@@ -112,8 +113,8 @@ class GpuWorkspace final : public Workspace {
   ~GpuWorkspace() override { release(); }
 
   void upload(const MatrixF& a, const MatrixF& b) override {
-    copy_in(a_, a, shape_.m, shape_.k, "A");
-    copy_in(b_, b, shape_.k, shape_.n, "B");
+    copy_in(a_, a, stored_a_rows(shape_), stored_a_cols(shape_), "A");
+    copy_in(b_, b, stored_b_rows(shape_), stored_b_cols(shape_), "B");
     synchronize();
     if (spec_.choose) choose();
   }
@@ -162,9 +163,9 @@ class GpuWorkspace final : public Workspace {
 
  private:
   DeviceGemm gemm(float alpha, float beta) const {
-    return DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_.data, a_.ld,
-                      b_.data, b_.ld, c_.data, c_.ld, alpha, beta, scratch_, scratch_bytes_, stream_,
-                      cublas_, cublaslt_, choice_};
+    return DeviceGemm{int(shape_.m), int(shape_.n), int(shape_.k), m_p_, n_p_, k_p_, a_transposed(shape_.layout),
+                      b_transposed(shape_.layout), a_.data, a_.ld, b_.data, b_.ld, c_.data, c_.ld, alpha, beta,
+                      scratch_, scratch_bytes_, stream_, cublas_, cublaslt_, choice_};
   }
   // Outside every timed region (see GpuKernelSpec::choosing_with); the choice's own work is finished on return.
   void choose() {
@@ -175,8 +176,12 @@ class GpuWorkspace final : public Workspace {
     chosen_ = true;
   }
 
-  // Runs before any allocation (it initialises a_, the first matrix): a clear message beats an OOM.
-  static int check_memory(const GemmShape& s, const GpuKernelSpec& spec) {
+  // A stored transposed has M along its rows: padded to whole float4s, as every row is.
+  int stored_m_cols() const { return round_up(m_p_, 4); }
+
+  // Runs before any allocation (in a_'s initialiser, the first matrix): a clear message beats an OOM. A transposed
+  // operand takes the same bytes within the rounding of its rows.
+  static void check_memory(const GemmShape& s, const GpuKernelSpec& spec) {
     const int m = round_up(s.m, spec.pad_m), n = round_up(s.n, spec.pad_n), k = round_up(s.k, spec.pad_k);
     const double need = double(pitched_bytes(m, k)) + double(pitched_bytes(k, n)) + double(pitched_bytes(m, n)) +
                         double(spec.scratch_bytes ? spec.scratch_bytes(s) : 0);
@@ -186,7 +191,6 @@ class GpuWorkspace final : public Workspace {
       throw ResourceLimit("needs " + gib(need) + " of GPU memory for " + std::to_string(s.m) + "x" +
                                std::to_string(s.n) + "x" + std::to_string(s.k) + " but only " +
                                gib(double(free_bytes)) + " is free");
-    return m;
   }
 
   void copy_in(PitchedMatrix& dst, const MatrixF& src, std::int64_t rows, std::int64_t cols, const char* what) {

@@ -16,11 +16,13 @@ namespace matcompare::gpu {
 namespace simt {
 std::vector<SimtVariant> row_a_variants();
 std::vector<SimtVariant> col_a_variants();
+std::vector<SimtVariant> every_layout_variants();
 }  // namespace simt
 
 namespace {
 
-// gpu/warp-tiled's design with the rasterization added: the choice for GPUs the table does not know.
+// gpu/warp-tiled's design with the rasterization added: the choice for GPUs the table does not know and for a
+// layout none of a class's candidates is instantiated for (it takes every layout).
 constexpr const char* kDefaultVariant = "128x128x16_w64x32_l8x4_s2_colA_b2";
 
 std::mutex forced_mutex;
@@ -40,6 +42,7 @@ const std::vector<SimtVariant>& simt_variants() {
   static const std::vector<SimtVariant> all = [] {
     std::vector<SimtVariant> v = simt::row_a_variants();
     for (auto& x : simt::col_a_variants()) v.push_back(std::move(x));
+    for (auto& x : simt::every_layout_variants()) v.push_back(std::move(x));
     return v;
   }();
   return all;
@@ -117,7 +120,7 @@ SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardwar
     const SimtVariant* variant = nullptr;
     for (const SimtVariant& v : simt_variants())
       if (v.name == row.variant) variant = &v;
-    if (!variant) continue;
+    if (!variant || !variant->takes(shape.layout)) continue;
     const int resident = hardware.resident_blocks(row.variant);
     if (resident < 1) continue;
     const auto rounds = [&](const GemmShape& s) {
@@ -176,9 +179,14 @@ std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape{g.m, g.n, g.k};
-  const SimtChoice choice = current_choice(shape);
+  const Layout layout = g.a_transposed ? (g.b_transposed ? Layout::tt : Layout::tn)
+                                       : (g.b_transposed ? Layout::nt : Layout::nn);
+  const SimtChoice choice = current_choice(GemmShape{g.m, g.n, g.k, layout});
   const SimtVariant& v = named_variant(choice.variant);
-  v.launch(g, choice.group, schedule_here(v, shape, choice.slots));
+  if (!v.takes(layout))
+    throw std::runtime_error("gpu/simt-tuned: the variant " + v.name + " is built for NN alone, not " +
+                             to_string(layout));
+  v.launch[static_cast<int>(layout)](g, choice.group, schedule_here(v, shape, choice.slots));
 }
 
 }  // namespace matcompare::gpu

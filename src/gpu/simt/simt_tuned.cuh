@@ -17,15 +17,21 @@
 
 namespace matcompare::gpu::simt {
 
+// kAStoredKM_ and kBStoredNK_ are the layout (matcompare/layout.hpp): A stored transposed (K×M) and B stored
+// transposed (N×K). An operand whose global layout differs from its shared-memory tile's goes through registers.
 template <int kBM_, int kBN_, int kBK_, int kWM_, int kWN_, int kLaneRows_, int kStages_, bool kTransposedA_,
-          int kMinBlocks_>
+          int kMinBlocks_, bool kAStoredKM_ = false, bool kBStoredNK_ = false>
 struct Config {
   static constexpr int kBM = kBM_, kBN = kBN_, kBK = kBK_;  // block tile
   static constexpr int kWM = kWM_, kWN = kWN_;              // warp tile
   static constexpr int kLaneRows = kLaneRows_, kLaneCols = 32 / kLaneRows_;
   static constexpr int kStages = kStages_;
-  static constexpr bool kTransposedA = kTransposedA_;  // A through registers, stored [k][m]; else cp.async, [m][k]
+  static constexpr bool kTransposedA = kTransposedA_;  // A's shared tile stored [k][m]; else [m][k]
   static constexpr int kMinBlocks = kMinBlocks_;
+  static constexpr bool kAStoredKM = kAStoredKM_, kBStoredNK = kBStoredNK_;
+  static constexpr bool kAStaged = kAStoredKM != kTransposedA;  // A's float4s run across its shared tile's rows
+  template <bool kA, bool kB>
+  using WithLayout = Config<kBM_, kBN_, kBK_, kWM_, kWN_, kLaneRows_, kStages_, kTransposedA_, kMinBlocks_, kA, kB>;
   static constexpr int kThreads = (kBM / kWM) * (kBN / kWN) * 32;
   // A lane computes 4x4 blocks kRM x kRN times, the blocks one lane grid apart: a warp's float4 fragment reads
   // then cover contiguous 16-byte pieces.
@@ -80,44 +86,124 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   // A thread's copies, worked out once: copy l of a family reads row first + l * step of its tile at a fixed
   // column, so one pointer per family, advanced a tile at a time, serves them all, and only the k bound is checked
   // per tile. (Computing every address afresh cost the loop 64-bit multiplies and kernel parameters reloaded.)
-  // B: copy l is float4 number tid + l*kThreads of the kBK x kBN tile, row-major.
+  // B stored K×N: copy l is float4 number tid + l*kThreads of the kBK x kBN tile, row-major.
   constexpr int kBRowStep = C::kThreads / (C::kBN / 4);
   const int b_row = tid / (C::kBN / 4), b_col = tid % (C::kBN / 4) * 4;
   const bool b_col_in = block_col + b_col < n;
   const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
-  auto copy_b = [&](int tile, int s) {
-    const float* src = b_next;
+  // B stored N×K: float4 number f = tid + l*kThreads runs along k, at column f % kBN and k quad f / kBN, so the 32
+  // lanes of a warp hold 32 consecutive columns and their scalar stores into the [k][n] tile hit 32 banks. Each
+  // lane reads a 16-byte piece of its own row of B; the other pieces of those 32-byte sectors are the same lane's
+  // next copies, served by L1.
+  float4 staged_b[C::kBStoredNK ? C::kBCopies : 1];
+  std::size_t b_nk_offset[C::kBStoredNK ? C::kBCopies : 1];  // column's row of B plus the k quad, at k tile 0
+  bool b_nk_in[C::kBStoredNK ? C::kBCopies : 1];
+  if constexpr (C::kBStoredNK) {
 #pragma unroll
-    for (int l = 0; l < C::kBCopies; ++l, src += b_copy_stride) {
-      const bool in = b_col_in && tile * C::kBK + b_row + l * kBRowStep < k_end;
-      copy16_async(b_stage(s) + (b_row + l * kBRowStep) * C::kBN + b_col, src, in);
+    for (int l = 0; l < C::kBCopies; ++l) {
+      const int f = tid + l * C::kThreads, col = f % C::kBN, k4 = f / C::kBN * 4;
+      b_nk_offset[l] = std::size_t(block_col + col) * ldb + k4;
+      b_nk_in[l] = block_col + col < n;
     }
-    b_next += b_tile_stride;
+  }
+  auto copy_b = [&](int tile, int s) {
+    if constexpr (C::kBStoredNK) {
+#pragma unroll
+      for (int l = 0; l < C::kBCopies; ++l) {
+        const int k4 = (tid + l * C::kThreads) / C::kBN * 4;
+        const bool in = b_nk_in[l] && tile * C::kBK + k4 < k_end;
+        staged_b[l] = in ? load4(b + b_nk_offset[l] + tile * C::kBK) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      }
+    } else {
+      const float* src = b_next;
+#pragma unroll
+      for (int l = 0; l < C::kBCopies; ++l, src += b_copy_stride) {
+        const bool in = b_col_in && tile * C::kBK + b_row + l * kBRowStep < k_end;
+        copy16_async(b_stage(s) + (b_row + l * kBRowStep) * C::kBN + b_col, src, in);
+      }
+      b_next += b_tile_stride;
+    }
   };
-  // A: copy l is float4 number tid + l*kThreads of the kBM x kBK tile, row-major.
+  auto store_staged_b = [&](int s) {
+    if constexpr (C::kBStoredNK) {
+#pragma unroll
+      for (int l = 0; l < C::kBCopies; ++l) {
+        const int f = tid + l * C::kThreads;
+        float* bs = b_stage(s) + f / C::kBN * 4 * C::kBN + f % C::kBN;
+        bs[0] = staged_b[l].x;
+        bs[C::kBN] = staged_b[l].y;
+        bs[2 * C::kBN] = staged_b[l].z;
+        bs[3 * C::kBN] = staged_b[l].w;
+      }
+    }
+  };
+  // A stored M×K: copy l is float4 number tid + l*kThreads of the kBM x kBK tile, row-major.
   constexpr int kARowStep = C::kThreads / (C::kBK / 4);
   const int a_row = tid / (C::kBK / 4), a_col = tid % (C::kBK / 4) * 4;
   // The copies whose rows are inside A: the first a_rows_in of them.
   const int a_rows_in = m - block_row - a_row <= 0 ? 0 : (m - block_row - a_row + kARowStep - 1) / kARowStep;
   const float* a_next = a + std::size_t(block_row + a_row) * lda + a_col + kt_begin * C::kBK;
   const std::size_t a_copy_stride = std::size_t(kARowStep) * lda;
-  float4 staged_a[C::kTransposedA ? C::kACopies : 1];  // the transposed path's next A tile
-  auto fetch_a = [&](int tile, int s) {
-    const bool k_in = tile * C::kBK + a_col < k_end;
-    const float* src = a_next;
+  // A stored K×M: float4 number f runs along m. Into a [k][m] tile it is copied as it is, row f / (kBM / 4) of the
+  // k tile; into an [m][k] tile, through registers, its k is f % kBK so that the lanes' scalar stores (rows kLdA
+  // apart) hit 32 banks.
+  auto km_copy = [](int f, int& k, int& m4) {
+    k = C::kTransposedA ? f / (C::kBM / 4) : f % C::kBK;
+    m4 = (C::kTransposedA ? f % (C::kBM / 4) : f / C::kBK) * 4;
+  };
+  std::size_t a_km_offset[C::kAStoredKM ? C::kACopies : 1];  // at k tile 0
+  bool a_km_in[C::kAStoredKM ? C::kACopies : 1];
+  if constexpr (C::kAStoredKM) {
 #pragma unroll
-    for (int l = 0; l < C::kACopies; ++l, src += a_copy_stride) {
-      const bool in = k_in && l < a_rows_in;
-      if constexpr (C::kTransposedA)
-        staged_a[l] = in ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      else
-        copy16_async(a_stage(s) + (a_row + l * kARowStep) * C::kLdA + a_col, src, in);
+    for (int l = 0; l < C::kACopies; ++l) {
+      int k, m4;
+      km_copy(tid + l * C::kThreads, k, m4);
+      a_km_offset[l] = std::size_t(k) * lda + block_row + m4;
+      a_km_in[l] = block_row + m4 < m;
     }
-    a_next += C::kBK;
+  }
+  float4 staged_a[C::kAStaged ? C::kACopies : 1];  // the next A tile, where it goes through registers
+  auto fetch_a = [&](int tile, int s) {
+    if constexpr (C::kAStoredKM) {
+      const float* tile_a = a + std::size_t(tile) * C::kBK * lda;
+#pragma unroll
+      for (int l = 0; l < C::kACopies; ++l) {
+        int k, m4;
+        km_copy(tid + l * C::kThreads, k, m4);
+        const bool in = a_km_in[l] && tile * C::kBK + k < k_end;
+        if constexpr (C::kAStaged)
+          staged_a[l] = in ? load4(tile_a + a_km_offset[l]) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        else
+          copy16_async(a_stage(s) + k * C::kLdA + m4, tile_a + a_km_offset[l], in);
+      }
+    } else {
+      const bool k_in = tile * C::kBK + a_col < k_end;
+      const float* src = a_next;
+#pragma unroll
+      for (int l = 0; l < C::kACopies; ++l, src += a_copy_stride) {
+        const bool in = k_in && l < a_rows_in;
+        if constexpr (C::kAStaged)
+          staged_a[l] = in ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        else
+          copy16_async(a_stage(s) + (a_row + l * kARowStep) * C::kLdA + a_col, src, in);
+      }
+      a_next += C::kBK;
+    }
   };
   auto store_staged_a = [&](int s) {
-    if constexpr (C::kTransposedA) {
+    if constexpr (C::kAStaged && C::kAStoredKM) {
+#pragma unroll
+      for (int l = 0; l < C::kACopies; ++l) {
+        int k, m4;
+        km_copy(tid + l * C::kThreads, k, m4);
+        float* as = a_stage(s) + m4 * C::kLdA + k;
+        as[0] = staged_a[l].x;
+        as[C::kLdA] = staged_a[l].y;
+        as[2 * C::kLdA] = staged_a[l].z;
+        as[3 * C::kLdA] = staged_a[l].w;
+      }
+    } else if constexpr (C::kAStaged) {
 #pragma unroll
       for (int l = 0; l < C::kACopies; ++l) {
         float* as = a_stage(s) + a_row + l * kARowStep;
@@ -176,6 +262,7 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
     fetch_a(tile, tile % C::kStages);
     store_staged_a(tile % C::kStages);
     copy_b(tile, tile % C::kStages);
+    store_staged_b(tile % C::kStages);
     commit_copies();
   }
   for (int t = kt_begin; t < kt_end; ++t) {
@@ -187,9 +274,10 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
     copy_b(next, next % C::kStages);
     commit_copies();
     multiply_stage(t % C::kStages);
-    // The register-staged A arrives during the multiply; its stage is read only after the barrier at the top of
-    // a later iteration.
+    // The register-staged operands arrive during the multiply; their stage is read only after the barrier at the
+    // top of a later iteration.
     store_staged_a(next % C::kStages);
+    store_staged_b(next % C::kStages);
   }
   wait_copies();  // the zero tiles past the end land before the ring is used again or the block leaves
 }
@@ -282,9 +370,12 @@ int resident_simt_blocks() {
   return blocks;
 }
 
-// Launches configuration C with rasterization group `group` (block rows per group) on the schedule `plan`.
+// Launches configuration C with rasterization group `group` (block rows per group) on the schedule `plan`; its
+// layout is the launch's (SimtVariant::launch).
 template <typename C>
 void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan) {
+  if (g.a_transposed != C::kAStoredKM || g.b_transposed != C::kBStoredNK)
+    throw std::logic_error("gpu/simt-tuned: a variant launched for another layout");
   allow_dynamic_smem<C>();
   group = group < 1 ? 1 : group;
   if (plan.head_k_tiles == 0) {

@@ -34,11 +34,20 @@ SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_
 // Device scratch of a schedule: two parts per cut tile.
 std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats);
 
+using SimtLaunchFn = void (*)(const DeviceGemm&, int group, const SimtSchedule& plan);
+
 struct SimtVariant {
-  std::string name;  // "128x128x16_w64x32_l8x4_s3_rowA_b2": block, warp tile, lane grid, stages, A layout, blocks/SM
+  // "128x128x16_w64x32_l8x4_s3_rowA_b2": block, warp tile, lane grid, stages, A's shared tile, blocks/SM
+  std::string name;
   int block_rows, block_cols, block_k;
-  void (*launch)(const DeviceGemm&, int group, const SimtSchedule& plan);
-  int (*resident_blocks)();  // blocks of this variant one SM of the selected GPU holds at once
+  // Per Layout (NN, NT, TN, TT, in the enum's order); nullptr for a layout it is not instantiated for. The variants
+  // the tuning table names and the default take all four (simt_variants_every_layout.cu).
+  SimtLaunchFn launch[4];
+  // Blocks of its NN instance one SM of the selected GPU holds at once; __launch_bounds__ holds the other layouts'
+  // instances to at least the variant's blocks per SM.
+  int (*resident_blocks)();
+
+  bool takes(Layout layout) const { return launch[static_cast<int>(layout)] != nullptr; }
 };
 
 // Every instantiated variant (simt_variants_*.cu); empty without CUDA.

@@ -9,9 +9,7 @@ std::vector<SimtVariant> row_a_variants() {
   return variants<Config<128, 128, 16, 64, 32, 8, 3, false, 1>,  //
                   Config<128, 128, 16, 64, 32, 8, 4, false, 1>,  //
                   Config<128, 128, 32, 64, 32, 8, 3, false, 1>,  //
-                  Config<128, 256, 16, 64, 64, 8, 3, false, 1>,  //
-                  Config<128, 64, 16, 64, 32, 8, 4, false, 3>,   //
-                  Config<64, 128, 16, 32, 64, 4, 4, false, 3>>();
+                  Config<128, 256, 16, 64, 64, 8, 3, false, 1>>();
 }
 
 }  // namespace matcompare::gpu::simt

@@ -1,6 +1,8 @@
 // The vendor rows: cuBLAS SGEMM with default FP32 math, and with TF32 tensor-core math
-// (seed 000 §8.4.8, 001 v9, 004 matmulC). Row-major C = A·B is computed as the column-major
-// Cᵀ = Bᵀ·Aᵀ, so no data is transposed. The handle is created with the workspace, untimed.
+// (seed 000 §8.4.8, 001 v9, 004 matmulC). Row-major C = op(A)·op(B) is computed as the column-major
+// Cᵀ = op(B)ᵀ·op(A)ᵀ, so no data is transposed: a row-major matrix read as column-major is its transpose, so B
+// stored as it is (K×N) is cuBLAS's first operand untransposed, and B stored transposed (N×K) is that operand with
+// transa = T; A likewise with transb. The handle is created with the workspace, untimed.
 #include "../runtime/device_gemm.cuh"
 #include "cublas.hpp"
 
@@ -9,8 +11,9 @@ namespace {
 
 void cublas_sgemm(const DeviceGemm& g, cublasMath_t math) {
   MC_CUBLAS_CHECK(cublasSetMathMode(g.cublas, math));
-  MC_CUBLAS_CHECK(cublasSgemm(g.cublas, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, g.ldb, g.a, g.lda,
-                              &g.beta, g.c, g.ldc));
+  MC_CUBLAS_CHECK(cublasSgemm(g.cublas, g.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
+                              g.a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, g.ldb, g.a,
+                              g.lda, &g.beta, g.c, g.ldc));
 }
 
 }  // namespace

@@ -12,8 +12,9 @@
 // end-to-end samples, which upload again, find it. The search writes C with β = 0 (every caller sets or poisons C
 // after uploading) and is timed with α = 1, β = 0 whatever the run's α and β.
 //
-// Row-major C = A·B is computed as the column-major Cᵀ = Bᵀ·Aᵀ (as gpu/cublas-*): cuBLASLt's A is our B (n×k,
-// ld = ldb), its B our A (k×m, ld = lda), C and D our C (n×m, ld = ldc, in place). The runtime pads N and K to
+// Row-major C = op(A)·op(B) is computed as the column-major Cᵀ = op(B)ᵀ·op(A)ᵀ (as gpu/cublas-*): cuBLASLt's A
+// is our B (n×k, ld = ldb; stored k×n with TRANSA where B is transposed), its B our A (k×m, ld = lda; m×k with
+// TRANSB), C and D our C (n×m, ld = ldc, in place). The runtime pads N and K to
 // multiples of 4 and pitches every row; the layouts carry the true extents and the pitched strides, so the padding
 // is never read or written. With β = 0 cuBLASLt is handed β = 0 and the NaN-poisoned C: tests/test_gpu_backends.cpp
 // checks that no NaN comes through.
@@ -71,7 +72,7 @@ std::map<LtSearchKey, std::unique_ptr<LtPlan>>& plans() {
 LtSearchKey key_of(const DeviceGemm& g, cublasComputeType_t compute) {
   int device = 0;
   MC_CUDA_CHECK(cudaGetDevice(&device));
-  return {device, int(compute), g.m, g.n, g.k, g.lda, g.ldb, g.ldc};
+  return {device, int(compute), g.m, g.n, g.k, g.lda, g.ldb, g.ldc, g.a_transposed, g.b_transposed};
 }
 
 Layout make_layout(int rows, int cols, int ld) {
@@ -83,11 +84,17 @@ Layout make_layout(int rows, int cols, int ld) {
 std::unique_ptr<LtPlan> describe_problem(const DeviceGemm& g, cublasComputeType_t compute) {
   auto plan = std::make_unique<LtPlan>();
   cublasLtMatmulDesc_t desc = nullptr;
-  // FP32 scale type: α and β are floats read from the host (the default pointer mode); no transposes (the default).
+  // FP32 scale type: α and β are floats read from the host (the default pointer mode). A transposed operand of ours
+  // is stored as cuBLASLt's untransposed one (as in cublas.cu): its layout has the stored extents, and the
+  // descriptor transposes it.
   MC_CUBLASLT_CHECK(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F));
   plan->desc.reset(desc);
-  plan->a = make_layout(g.n, g.k, g.ldb);
-  plan->b = make_layout(g.k, g.m, g.lda);
+  const cublasOperation_t transa = g.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  const cublasOperation_t transb = g.a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+  MC_CUBLASLT_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
+  MC_CUBLASLT_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
+  plan->a = g.b_transposed ? make_layout(g.k, g.n, g.ldb) : make_layout(g.n, g.k, g.ldb);
+  plan->b = g.a_transposed ? make_layout(g.m, g.k, g.lda) : make_layout(g.k, g.m, g.lda);
   plan->c = make_layout(g.n, g.m, g.ldc);
   return plan;
 }
@@ -252,7 +259,8 @@ std::optional<LtChoice> cublaslt_choice(Precision p, const GemmShape& shape) {
   const std::lock_guard<std::mutex> lock(g_plans_mutex);
   for (const auto& [key, plan] : plans())
     if (key.device == device && key.compute_type == compute && key.m == shape.m && key.n == shape.n &&
-        key.k == shape.k)
+        key.k == shape.k && key.a_transposed == a_transposed(shape.layout) &&
+        key.b_transposed == b_transposed(shape.layout))
       return plan->record;
   return std::nullopt;
 }

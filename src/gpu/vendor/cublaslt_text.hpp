@@ -16,8 +16,9 @@ struct LtSearchKey {
   int compute_type = 0;                    // cublasComputeType_t
   std::int64_t m = 0, n = 0, k = 0;        // the row-major problem C (m×n) = A (m×k) · B (k×n)
   std::int64_t lda = 0, ldb = 0, ldc = 0;  // row strides in floats
+  bool a_transposed = false, b_transposed = false;  // the layout (matcompare/layout.hpp)
 
-  auto tied() const { return std::tie(device, compute_type, m, n, k, lda, ldb, ldc); }
+  auto tied() const { return std::tie(device, compute_type, m, n, k, lda, ldb, ldc, a_transposed, b_transposed); }
   bool operator<(const LtSearchKey& o) const { return tied() < o.tied(); }
   bool operator==(const LtSearchKey& o) const { return tied() == o.tied(); }
 };

@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Summarises matcompare JSON runs of shape suites (issue 30's acceptance): for each run and each own row (not a
+vendor library), its ratio to the best vendor of its precision on every shape (vs_best_vendor, paired in the run),
+their geometric mean, the worst shape, and for each shape the share of the device's memory bandwidth the row reached
+moving the bytes the problem must move at least (A, B and C once each; C twice where beta != 0).
+
+Usage: bench/suite_summary.py RUN.json [RUN.json ...]
+"""
+import json
+import math
+import sys
+
+
+def minimum_bytes(r):
+    m, n, k = r["m"], r["n"], r["k"]
+    c_passes = 2 if r.get("beta", 0) else 1
+    return 4 * (m * k + k * n + c_passes * m * n)
+
+
+def summarise(path):
+    run = json.load(open(path))
+    peaks = {p["device"]: p for p in run["context"].get("peaks", [])}
+    rows = {}
+    for r in run["results"]:
+        if r.get("vendor_library") or r.get("vendor"):
+            continue
+        rows.setdefault(r["backend"], []).append(r)
+    print(f"== {path}")
+    for name, results in rows.items():
+        ratios = []
+        print(f"  {name}")
+        for r in results:
+            shape = f"{r['m']}x{r['n']}x{r['k']} {r['layout']}"
+            if r["status"] not in ("ok", "estimated") or not r.get("vs_best_vendor"):
+                print(f"    {shape:24s} {r['status']}: {r.get('reason', '')[:90]}")
+                continue
+            ratio = r["vs_best_vendor"]
+            ratios.append((ratio, shape))
+            bandwidth = peaks.get(r["device"], {}).get("bandwidth_gbs")
+            hbm = ""
+            if bandwidth and r.get("median_ms"):
+                hbm = f"{100 * minimum_bytes(r) / (r['median_ms'] * 1e-3) / (bandwidth * 1e9):5.1f}% of memory bandwidth"
+            print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')})  "
+                  f"{(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}")
+        if ratios:
+            geomean = math.exp(sum(math.log(x) for x, _ in ratios) / len(ratios))
+            worst = min(ratios)
+            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes; worst {worst[0]:.3f} at {worst[1]}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for path in sys.argv[1:]:
+        summarise(path)
