@@ -92,17 +92,37 @@ TEST_CASE("cpu/blis's few-rows path: every layout, column blocks cut anywhere, a
   const Backend& blis = find_backend("cpu/blis");
   // Up to kFewRows rows take the streaming path; one more takes the five loops. Columns that cut the blocks of 16 and
   // of 2048 anywhere, a B small enough for one thread (under 1 MiB) and large enough for the team (1300 x 300, 4100 x
-  // 300), depths under and over the eight running sums of a transposed B.
+  // 300), depths that cut the four-row passes of a B stored K x N and the vectors of a transposed one (k = 1, 7, 33).
   for (int threads : {1, 2, 3}) {
     set_threads(threads);
-    for (std::int64_t m : {std::int64_t(1), std::int64_t(2), cpu::blis::kFewRows, cpu::blis::kFewRows + 1})
+    for (std::int64_t m : {std::int64_t(1), std::int64_t(2), std::int64_t(3), cpu::blis::kFewRows,
+                           cpu::blis::kFewRows + 1})
       for (std::int64_t n : {1, 511, 512, 513, 1300, 4100})
-        for (std::int64_t k : {1, 7, 300})
+        for (std::int64_t k : {1, 7, 33, 300})
           for (Layout layout : matcompare_test::all_layouts())
             for (const auto& scaling : matcompare_test::scalings())
               matcompare_test::check_against_reference(blis, {m, n, k, layout}, scaling);
   }
   set_threads(0);
+}
+
+TEST_CASE("cpu/blis's few-rows loops are correct for every instruction set this CPU runs") {
+  // MATCOMPARE_MICROKERNEL picks the few-rows loops of the same instruction set (few_rows.cpp).
+  const Backend& blis = find_backend("cpu/blis");
+  int supported = 0;
+  for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels()) {
+    if (!kernel.unsupported.empty()) continue;
+    ++supported;
+    setenv(cpu::blis::kMicroKernelVariable, kernel.name.c_str(), 1);
+    INFO(kernel.name);
+    for (std::int64_t m = 1; m <= cpu::blis::kFewRows; ++m)
+      for (Layout layout : matcompare_test::all_layouts()) {
+        matcompare_test::check_against_reference(blis, {m, 517, 61, layout}, {0.5f, 2.0f});
+        matcompare_test::check_against_reference(blis, {m, 70, 1030, layout}, {-1.5f, 0.0f});
+      }
+  }
+  unsetenv(cpu::blis::kMicroKernelVariable);
+  CHECK(supported >= 1);
 }
 
 TEST_CASE("the units of a k block cover it once, in blocks no longer than MC") {

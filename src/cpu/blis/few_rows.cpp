@@ -2,9 +2,11 @@
 // pack all of B for each column and k block, O(K·N) work that a C of M rows repays only M times: at M = 1 packing
 // costs as much as the product itself, and the register tile computes 12 rows for one. Here B is never packed:
 // it streams once, each element used for every row of C while it is in registers, and op(A)'s few rows sit in
-// a small contiguous copy. So the product runs at the speed B can be read (bench/NOTES.md, "Few rows").
+// a small contiguous copy. So the product runs at the speed B can be read (bench/NOTES.md, "Few rows"). The loops
+// themselves are built per instruction set (few_rows_simd.hpp); this file holds the blocks and the threads.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #ifdef _OPENMP
@@ -13,6 +15,8 @@
 
 #include "../worker_team.hpp"
 #include "blis.hpp"
+#include "few_rows_isa.hpp"
+#include "microkernel.hpp"
 
 namespace matcompare::cpu::blis {
 namespace {
@@ -23,46 +27,16 @@ namespace {
 // they can be (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at 22: bench/NOTES.md, "cpu/blis's
 // few-rows path").
 constexpr std::int64_t kColumns = 2048;
-// Rows of B requested ahead of the one being read, a cache line at a time: the hardware prefetcher stops at every
-// 4 KiB page, and a row of a narrow B is shorter than one.
-constexpr std::int64_t kRowsAhead = 8;
-constexpr std::int64_t kLineFloats = 16;
 // Below this much of B one thread reads it faster than a team can be woken (the team sleeps between calls).
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
+static_assert(kFewRows == 4, "few_rows_simd.hpp has its loops for 1 to 4 rows");
 
-// C[:, j0 .. j0+width) for B stored K x N (row-major): each row of B is read once, for every row of C.
-void columns_untransposed_b(const HostGemm& g, const float* a_rows, std::int64_t j0, std::int64_t width,
-                            float (&acc)[kFewRows][kColumns]) {
-  for (std::int64_t p = 0; p < g.k; ++p) {
-    const float* b_row = g.b + p * g.ldb + j0;
-    if (p + kRowsAhead < g.k)
-      for (std::int64_t j = 0; j < width; j += kLineFloats) __builtin_prefetch(b_row + kRowsAhead * g.ldb + j);
-    for (std::int64_t i = 0; i < g.m; ++i) {
-      const float a = a_rows[i * g.k + p];
-      for (std::int64_t j = 0; j < width; ++j) acc[i][j] += a * b_row[j];
-    }
-  }
-}
-
-// The same for B stored N x K (the transpose): each column of op(B) is a contiguous row of B, dotted with each row of
-// A in eight running sums, so the compiler keeps the loop in vector registers without reordering a single sum.
-void columns_transposed_b(const HostGemm& g, const float* a_rows, std::int64_t j0, std::int64_t width,
-                          float (&acc)[kFewRows][kColumns]) {
-  constexpr int kLanes = 8;
-  for (std::int64_t j = 0; j < width; ++j) {
-    const float* b_col = g.b + (j0 + j) * g.ldb;
-    for (std::int64_t i = 0; i < g.m; ++i) {
-      const float* a = a_rows + i * g.k;
-      float lanes[kLanes] = {};
-      std::int64_t p = 0;
-      for (; p + kLanes <= g.k; p += kLanes)
-        for (int q = 0; q < kLanes; ++q) lanes[q] += a[p + q] * b_col[p + q];
-      float sum = 0;
-      for (int q = 0; q < kLanes; ++q) sum += lanes[q];
-      for (; p < g.k; ++p) sum += a[p] * b_col[p];
-      acc[i][j] = sum;
-    }
-  }
+// The loops built for the instruction set of the micro-kernel cpu/blis runs (MATCOMPARE_MICROKERNEL chooses both),
+// the portable ones where that set has none.
+const FewRowsKernels& kernels_here() {
+  const std::string& isa = select_microkernel().name;
+  const FewRowsKernels& wanted = isa == "avx512" ? kAvx512FewRows : isa == "avx2+fma" ? kAvx2FewRows : kGenericFewRows;
+  return wanted.untransposed && wanted.transposed ? wanted : kGenericFewRows;
 }
 
 }  // namespace
@@ -83,6 +57,7 @@ void gemm_few_rows(const HostGemm& g) {
   const int threads = 1;
 #endif
   const bool alone = threads == 1 || g.k * g.n * std::int64_t(sizeof(float)) < kTeamBytes;
+  const FewRowsKernels& kernels = kernels_here();
   // Equal blocks of whole 16-column groups, as few as the threads allow.
   const std::int64_t wanted = alone ? g.n : (g.n + threads - 1) / threads;
   const std::int64_t width_step = std::min(kColumns, (wanted + 15) / 16 * 16);
@@ -93,9 +68,9 @@ void gemm_few_rows(const HostGemm& g) {
       const std::int64_t j0 = block * width_step, width = std::min(width_step, g.n - j0);
       float acc[kFewRows][kColumns] = {};
       if (g.trans_b)
-        columns_transposed_b(g, a_rows.data(), j0, width, acc);
+        kernels.transposed(g.m, g.k, a_rows.data(), g.b + j0 * g.ldb, g.ldb, width, acc[0], kColumns);
       else
-        columns_untransposed_b(g, a_rows.data(), j0, width, acc);
+        kernels.untransposed(g.m, g.k, a_rows.data(), g.b + j0, g.ldb, width, acc[0], kColumns);
       for (std::int64_t i = 0; i < g.m; ++i) {
         float* c = g.c + i * g.ldc + j0;
         for (std::int64_t j = 0; j < width; ++j) c[j] = scale_output(g, acc[i][j], g.beta == 0.0f ? 0.0f : c[j]);

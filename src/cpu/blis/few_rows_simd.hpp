@@ -1,0 +1,123 @@
+#pragma once
+// The two loops of cpu/blis's few-rows path for any vector instruction set: included only by the files that
+// instantiate them for one set, each compiled for it (few_rows_isa.hpp).
+//
+// B stored K x N: four rows of B per pass over the accumulators, so a row of partial sums is loaded and stored once
+// per four rows of B, and the rows are asked for kRowsAhead ahead (a narrow B's rows are shorter than a 4 KiB page,
+// where the hardware prefetcher stops).
+// B stored N x K: kColumns columns of op(B) (rows of B) at a time against every row of A, M x kColumns independent
+// vector sums, so each element of B is loaded once for all the rows of C.
+#include <cstdint>
+
+#include "few_rows_isa.hpp"
+
+namespace matcompare::cpu::blis::few_rows {
+
+constexpr std::int64_t kRowsAhead = 8;
+constexpr std::int64_t kLineFloats = 16;
+
+// Isa: Vec, kLanes, kColumns (columns of op(B) per pass of the transposed loop, by the registers it has), zero(),
+// broadcast(const float*), loadu(const float*), storeu(float*, Vec), fmadd(a, b, c) = a * b + c, sum(Vec).
+template <class Isa, int M>
+void untransposed(std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb, std::int64_t width,
+                  float* acc, std::int64_t acc_ld) {
+  using Vec = typename Isa::Vec;
+  constexpr int L = Isa::kLanes;
+  std::int64_t p = 0;
+  for (; p + 4 <= k; p += 4) {
+    const float* b0 = b + p * ldb;
+    const float *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
+    if (p + 4 + kRowsAhead <= k)
+      for (int r = 0; r < 4; ++r)
+        for (std::int64_t j = 0; j < width; j += kLineFloats) __builtin_prefetch(b0 + (kRowsAhead + r) * ldb + j);
+    for (int i = 0; i < M; ++i) {
+      const float* a = a_rows + i * k + p;
+      const Vec a0 = Isa::broadcast(a), a1 = Isa::broadcast(a + 1), a2 = Isa::broadcast(a + 2),
+                a3 = Isa::broadcast(a + 3);
+      float* c = acc + i * acc_ld;
+      std::int64_t j = 0;
+      for (; j + L <= width; j += L) {
+        Vec v = Isa::loadu(c + j);
+        v = Isa::fmadd(a0, Isa::loadu(b0 + j), v);
+        v = Isa::fmadd(a1, Isa::loadu(b1 + j), v);
+        v = Isa::fmadd(a2, Isa::loadu(b2 + j), v);
+        v = Isa::fmadd(a3, Isa::loadu(b3 + j), v);
+        Isa::storeu(c + j, v);
+      }
+      for (; j < width; ++j) c[j] = c[j] + a[0] * b0[j] + a[1] * b1[j] + a[2] * b2[j] + a[3] * b3[j];
+    }
+  }
+  for (; p < k; ++p) {
+    const float* b0 = b + p * ldb;
+    for (int i = 0; i < M; ++i) {
+      const float a = a_rows[i * k + p];
+      const Vec a0 = Isa::broadcast(&a);
+      float* c = acc + i * acc_ld;
+      std::int64_t j = 0;
+      for (; j + L <= width; j += L) Isa::storeu(c + j, Isa::fmadd(a0, Isa::loadu(b0 + j), Isa::loadu(c + j)));
+      for (; j < width; ++j) c[j] += a * b0[j];
+    }
+  }
+}
+
+// Columns [j, j + C) of the transposed product.
+template <class Isa, int M, int C>
+inline __attribute__((always_inline)) void transposed_columns(std::int64_t k, const float* a_rows, const float* b,
+                                                              std::int64_t ldb, float* acc, std::int64_t acc_ld) {
+  using Vec = typename Isa::Vec;
+  constexpr int L = Isa::kLanes;
+  Vec s[M][C];
+  for (int i = 0; i < M; ++i)
+    for (int c = 0; c < C; ++c) s[i][c] = Isa::zero();
+  std::int64_t p = 0;
+  for (; p + L <= k; p += L) {
+    Vec bv[C];
+    for (int c = 0; c < C; ++c) bv[c] = Isa::loadu(b + c * ldb + p);
+    for (int i = 0; i < M; ++i) {
+      const Vec av = Isa::loadu(a_rows + i * k + p);
+      for (int c = 0; c < C; ++c) s[i][c] = Isa::fmadd(av, bv[c], s[i][c]);
+    }
+  }
+  for (int i = 0; i < M; ++i)
+    for (int c = 0; c < C; ++c) {
+      float sum = Isa::sum(s[i][c]);
+      for (std::int64_t q = p; q < k; ++q) sum += a_rows[i * k + q] * b[c * ldb + q];
+      acc[i * acc_ld + c] = sum;
+    }
+}
+
+template <class Isa, int M>
+void transposed(std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb, std::int64_t width, float* acc,
+                std::int64_t acc_ld) {
+  std::int64_t j = 0;
+  for (; j + Isa::kColumns <= width; j += Isa::kColumns)
+    transposed_columns<Isa, M, Isa::kColumns>(k, a_rows, b + j * ldb, ldb, acc + j, acc_ld);
+  for (; j < width; ++j) transposed_columns<Isa, M, 1>(k, a_rows, b + j * ldb, ldb, acc + j, acc_ld);
+}
+
+// The loops for m = 1 .. 4 (kFewRows, which few_rows.cpp checks), each with its rows known, so that the sums stay in
+// registers.
+template <class Isa>
+struct Loops {
+  static void untransposed_any(std::int64_t m, std::int64_t k, const float* a, const float* b, std::int64_t ldb,
+                               std::int64_t width, float* acc, std::int64_t acc_ld) {
+    switch (m) {
+      case 1: return untransposed<Isa, 1>(k, a, b, ldb, width, acc, acc_ld);
+      case 2: return untransposed<Isa, 2>(k, a, b, ldb, width, acc, acc_ld);
+      case 3: return untransposed<Isa, 3>(k, a, b, ldb, width, acc, acc_ld);
+      default: return untransposed<Isa, 4>(k, a, b, ldb, width, acc, acc_ld);
+    }
+  }
+  static void transposed_any(std::int64_t m, std::int64_t k, const float* a, const float* b, std::int64_t ldb,
+                             std::int64_t width, float* acc, std::int64_t acc_ld) {
+    switch (m) {
+      case 1: return transposed<Isa, 1>(k, a, b, ldb, width, acc, acc_ld);
+      case 2: return transposed<Isa, 2>(k, a, b, ldb, width, acc, acc_ld);
+      case 3: return transposed<Isa, 3>(k, a, b, ldb, width, acc, acc_ld);
+      default: return transposed<Isa, 4>(k, a, b, ldb, width, acc, acc_ld);
+    }
+  }
+  static constexpr FewRowsKernels kKernels{&untransposed_any, &transposed_any};
+};
+
+}  // namespace matcompare::cpu::blis::few_rows
