@@ -27,7 +27,7 @@ struct Avx2 {
 
 }  // namespace
 
-const FewRowsKernels kAvx2FewRows = few_rows::Loops<Avx2>::kKernels;
+const FewRowsKernels kAvx2FewRows = few_rows::kKernels<Avx2>;
 
 }  // namespace matcompare::cpu::blis
 

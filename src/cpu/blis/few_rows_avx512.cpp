@@ -31,7 +31,7 @@ struct Avx512 {
 
 }  // namespace
 
-const FewRowsKernels kAvx512FewRows = few_rows::Loops<Avx512>::kKernels;
+const FewRowsKernels kAvx512FewRows = few_rows::kKernels<Avx512>;
 
 }  // namespace matcompare::cpu::blis
 

@@ -25,6 +25,6 @@ struct Generic {
 
 }  // namespace
 
-const FewRowsKernels kGenericFewRows = few_rows::Loops<Generic>::kKernels;
+const FewRowsKernels kGenericFewRows = few_rows::kKernels<Generic>;
 
 }  // namespace matcompare::cpu::blis

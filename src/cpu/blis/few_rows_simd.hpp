@@ -95,29 +95,36 @@ void transposed(std::int64_t k, const float* a_rows, const float* b, std::int64_
   for (; j < width; ++j) transposed_columns<Isa, M, 1>(k, a_rows, b + j * ldb, ldb, acc + j, acc_ld);
 }
 
-// The loops for m = 1 .. 4 (kFewRows, which few_rows.cpp checks), each with its rows known, so that the sums stay in
-// registers.
-template <class Isa>
-struct Loops {
-  static void untransposed_any(std::int64_t m, std::int64_t k, const float* a, const float* b, std::int64_t ldb,
-                               std::int64_t width, float* acc, std::int64_t acc_ld) {
-    switch (m) {
-      case 1: return untransposed<Isa, 1>(k, a, b, ldb, width, acc, acc_ld);
-      case 2: return untransposed<Isa, 2>(k, a, b, ldb, width, acc, acc_ld);
-      case 3: return untransposed<Isa, 3>(k, a, b, ldb, width, acc, acc_ld);
-      default: return untransposed<Isa, 4>(k, a, b, ldb, width, acc, acc_ld);
-    }
+// The loops as types, so that one switch serves both.
+struct Untransposed {
+  template <class Isa, int M>
+  static void run(std::int64_t k, const float* a, const float* b, std::int64_t ldb, std::int64_t width, float* acc,
+                  std::int64_t acc_ld) {
+    untransposed<Isa, M>(k, a, b, ldb, width, acc, acc_ld);
   }
-  static void transposed_any(std::int64_t m, std::int64_t k, const float* a, const float* b, std::int64_t ldb,
-                             std::int64_t width, float* acc, std::int64_t acc_ld) {
-    switch (m) {
-      case 1: return transposed<Isa, 1>(k, a, b, ldb, width, acc, acc_ld);
-      case 2: return transposed<Isa, 2>(k, a, b, ldb, width, acc, acc_ld);
-      case 3: return transposed<Isa, 3>(k, a, b, ldb, width, acc, acc_ld);
-      default: return transposed<Isa, 4>(k, a, b, ldb, width, acc, acc_ld);
-    }
-  }
-  static constexpr FewRowsKernels kKernels{&untransposed_any, &transposed_any};
 };
+struct Transposed {
+  template <class Isa, int M>
+  static void run(std::int64_t k, const float* a, const float* b, std::int64_t ldb, std::int64_t width, float* acc,
+                  std::int64_t acc_ld) {
+    transposed<Isa, M>(k, a, b, ldb, width, acc, acc_ld);
+  }
+};
+
+// A loop for m = 1 .. 4 (kFewRows, which few_rows.cpp checks), each with its rows known, so that the sums stay in
+// registers.
+template <class Isa, class Loop>
+void any_rows(std::int64_t m, std::int64_t k, const float* a, const float* b, std::int64_t ldb, std::int64_t width,
+              float* acc, std::int64_t acc_ld) {
+  switch (m) {
+    case 1: return Loop::template run<Isa, 1>(k, a, b, ldb, width, acc, acc_ld);
+    case 2: return Loop::template run<Isa, 2>(k, a, b, ldb, width, acc, acc_ld);
+    case 3: return Loop::template run<Isa, 3>(k, a, b, ldb, width, acc, acc_ld);
+    default: return Loop::template run<Isa, 4>(k, a, b, ldb, width, acc, acc_ld);
+  }
+}
+
+template <class Isa>
+constexpr FewRowsKernels kKernels{&any_rows<Isa, Untransposed>, &any_rows<Isa, Transposed>};
 
 }  // namespace matcompare::cpu::blis::few_rows
