@@ -66,7 +66,8 @@ void gemm_few_rows(const HostGemm& g) {
     // Each thread a contiguous run of column blocks; with fewer blocks than threads some have none.
     for (std::int64_t block = blocks * thread / team; block < blocks * (thread + 1) / team; ++block) {
       const std::int64_t j0 = block * width_step, width = std::min(width_step, g.n - j0);
-      float acc[kFewRows][kColumns] = {};
+      float acc[kFewRows][kColumns];  // only the m x width the loops use is cleared: a narrow C is most of the calls
+      for (std::int64_t i = 0; i < g.m; ++i) std::fill(acc[i], acc[i] + width, 0.0f);
       if (g.trans_b)
         kernels.transposed(g.m, g.k, a_rows.data(), g.b + j0 * g.ldb, g.ldb, width, acc[0], kColumns);
       else
