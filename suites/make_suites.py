@@ -33,6 +33,11 @@ MODELS = {
 DECODE_TOKENS = (1, 16, 64)
 PREFILL_TOKENS = (2048, 8192, 16384)
 
+# The error study (issue 31): K from 256 to 65536 in steps of 4 at one small M = N, so that every row's error against
+# K fits a run of each value distribution (`--values`) on any machine.
+ERROR_SWEEP_MN = 512
+ERROR_SWEEP_KS = (256, 1024, 4096, 16384, 65536)
+
 
 def deepbench_sets(header_text):
     sets = {}
@@ -82,6 +87,17 @@ def main(header_path, out_dir):
                    "conversion: a linear layer y = x W^T, x T tokens x in, W out x in as stored: M = T, N = out,",
                    "  K = in, layout NT. qkv fuses Q, K and V (hidden + 2 x KV heads x head size), gate+up the MLP's",
                    "  two input projections (2 x MLP size), lm-head is the vocabulary projection."], lines)
+    write_error_sweep(out_dir)
+
+
+def write_error_sweep(out_dir):
+    lines = [f"{ERROR_SWEEP_MN} {ERROR_SWEEP_MN} {k} NN K={k}" for k in ERROR_SWEEP_KS]
+    write(os.path.join(out_dir, "error-vs-k.txt"),
+          [f"error-vs-k: relative error against K at M = N = {ERROR_SWEEP_MN} ({len(lines)} problems: K = "
+           f"{', '.join(map(str, ERROR_SWEEP_KS))})",
+           "source: this project's error study (docs/accuracy.md): run it once per value distribution (--values)",
+           "conversion: none; the report plots each row's relative error against K with the sqrt(K) u and K u guides"],
+          lines)
 
 
 if __name__ == "__main__":
