@@ -172,8 +172,9 @@ TEST_CASE("--shapes runs a list's problems in their layouts, and the JSON contex
 TEST_CASE("--list-suites lists every shipped suite with its count and title") {
   const Outcome o = run_cli(std::string("--list-suites"));
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
-  CHECK(count_lines(o.out) == 7);
+  CHECK(count_lines(o.out) == 8);
   CHECK(o.out.find("deepbench-training  160 problems  DeepBench's GEMM training set") != std::string::npos);
+  CHECK(o.out.find("error-vs-k  5 problems") != std::string::npos);
   CHECK(o.out.find("llama-3.1-70b-prefill  15 problems") != std::string::npos);
 }
 

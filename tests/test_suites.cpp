@@ -2,6 +2,7 @@
 // problem, and the shipped suites against their sources (DeepBench's column-major tuples, Llama 3.1's layers).
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -83,8 +84,8 @@ TEST_CASE("the shipped suites: each reads, and its lines are its source's proble
   std::vector<std::string> names;
   for (const Suite& s : suites) names.push_back(s.name);
   CHECK(names == std::vector<std::string>{"deepbench-inference-device", "deepbench-inference-server",
-                                          "deepbench-training", "llama-3.1-70b-decode", "llama-3.1-70b-prefill",
-                                          "llama-3.1-8b-decode", "llama-3.1-8b-prefill"});
+                                          "deepbench-training", "error-vs-k", "llama-3.1-70b-decode",
+                                          "llama-3.1-70b-prefill", "llama-3.1-8b-decode", "llama-3.1-8b-prefill"});
   for (const Suite& s : suites) {
     CAPTURE(s.name);
     CHECK_FALSE(s.title.empty());
@@ -109,4 +110,12 @@ TEST_CASE("the shipped suites: each reads, and its lines are its source's proble
   const Suite prefill = read_suite(std::string(MATCOMPARE_SUITES_DIR) + "/llama-3.1-70b-prefill.txt");
   const GemmShape head = named(prefill, "llama-3.1-70b lm-head T=16384").shape;
   CHECK((head.m == 16384 && head.n == 128256 && head.k == 8192));
+  // The error study: M = N = 512, K from 256 to 65536 in steps of 4.
+  const Suite sweep = read_suite(std::string(MATCOMPARE_SUITES_DIR) + "/error-vs-k.txt");
+  std::vector<std::int64_t> ks;
+  for (const SuiteShape& p : sweep.shapes) {
+    CHECK((p.shape.m == 512 && p.shape.n == 512 && p.shape.layout == Layout::nn));
+    ks.push_back(p.shape.k);
+  }
+  CHECK(ks == std::vector<std::int64_t>{256, 1024, 4096, 16384, 65536});
 }
