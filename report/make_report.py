@@ -22,7 +22,7 @@ import os  # noqa: E402
 import sys  # noqa: E402
 import warnings  # noqa: E402
 
-from matcompare_report import peaks, scaling, seeds, tables, vendors, workloads  # noqa: E402
+from matcompare_report import accuracy, peaks, scaling, seeds, tables, vendors, workloads  # noqa: E402
 from matcompare_report.checks import escape, shown  # noqa: E402
 from matcompare_report.markdown import wrap  # noqa: E402
 from matcompare_report.output import OutputFolder  # noqa: E402
@@ -87,7 +87,8 @@ def make_report(files, out):
              + peaks.peaks_section(machines)
              + tables.overview_section(machines) + vendors.best_vendor_section(machines)
              + tables.fast_path_section(machines)
-             + scaling.scaling_section(machines) + workloads.suite_section(machines) + seeds.seeds_section(machines))
+             + scaling.scaling_section(machines) + workloads.suite_section(machines)
+             + accuracy.accuracy_section(machines) + seeds.seeds_section(machines))
     try:
         temp = folder.create()
         lines += plots.plots_section(machines, temp)

@@ -17,6 +17,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import NullLocator  # noqa: E402
 
+from .accuracy import plot_accuracy_speed, plot_error_vs_k  # noqa: E402
 from .markdown import code, fmt_gflops, fmt_ratio  # noqa: E402
 from .peaks import device_peak  # noqa: E402
 from .runs import flops, gflops_of, has_figure, is_estimate, positive, whole  # noqa: E402
@@ -478,7 +479,10 @@ PLOTS_TEXT = (
     "shape against the memory-bandwidth slope and the FP32 (and TF32) ceilings; x is the arithmetic intensity of the "
     "shape with A and B read and C written once, N/6 flop per byte for a square N (171 at 1024, 341 at 2048, 683 at "
     "4096, 1365 at 8192), so each shape is a column of points and GEMMs of these sizes sit right of the ridge: "
-    "compute-bound.")
+    "compute-bound. The accuracy plots (section 2e): the relative error against K of each error-vs-k distribution, "
+    "a line per row (the vendor libraries first, then this project's rows fastest first) with the guides √K·u and "
+    "K·u of each precision dashed; and the relative error against GFLOP/s of every row at the shape of the "
+    "accuracy-against-speed table, coloured by device and precision as above, the Pareto front joined and ringed.")
 
 
 def plot_machines(machines, out_dir):
@@ -498,6 +502,10 @@ def plot_machines(machines, out_dir):
         for device in ("cpu", "gpu"):
             made += plot_roofline(machine, device, out_dir)
         made += plot_suites(machine, out_dir, plt, save_figure)
+        parts, left = plot_error_vs_k(machine, out_dir, plt, save_figure)
+        made += parts
+        left_out += left
+        made += plot_accuracy_speed(machine, out_dir, plt, save_figure)
         parts, left = plot_scaling(machine, out_dir)
         made += parts
         left_out += [("scaling", [f"{b} on {d} GPU(s)" for b, d in left])] if left else []

@@ -417,13 +417,16 @@ def error_sum_table(spec, machines):
     low, high = spec["sizes"]
     lines = []
     for machine in machines:
-        values = next((v for v in SEED_003_VALUES if v in machine.rows_by_values), UNIFORM)
+        def square_sizes(rows):
+            return sorted({key[1:] for key in rows if key[1] == key[2] == key[3] and low <= key[1] <= high})
+        # The seed's values where a run on them has the table's sizes (an error-vs-k run on them has none).
+        values = next((v for v in SEED_003_VALUES if square_sizes(machine.rows_by_values.get(v, {}))), UNIFORM)
         rows = machine.rows if values == UNIFORM else machine.rows_by_values[values]
 
         def rows_of(backend, shape, rows=rows):
             return rows.get((backend,) + shape)
 
-        sizes = sorted({key[1:] for key in rows if key[1] == key[2] == key[3] and low <= key[1] <= high})
+        sizes = square_sizes(rows)
         backends = [b for b in machine.backends if machine.device(b) == "cpu"]
         if not sizes or not backends:
             continue

@@ -1,6 +1,7 @@
 """The report's sections of tables: header, machines, overview per machine and the GPU fast path."""
 from .markdown import (DASH, Sourced, code, drop_empty, fmt_error, fmt_gflops, fmt_plain, fmt_ratio, fmt_sig, marked,
                        marked_table, shape_label, status_text)
+from .accuracy import ERROR_SUITE
 from .peaks import fmt_percent, percent_of_peak
 from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, positive
 from .vendors import best_of, best_shapes, is_library, kernel_table, library_lines, short_name
@@ -94,10 +95,18 @@ def machines_section(machines):
             lines.append(f"  - {fmt_plain(run.context.get('timestamp_utc'))}, {code(run.name)}, git "
                          f"{code(fmt_plain(run.context.get('git_commit')))}: "
                          f"{code(fmt_plain(run.context.get('command_line')))}"
-                         + (f" (inputs {code(values)}: only seed 003's error-sum table uses it)"
-                            if values != UNIFORM else ""))
+                         + (f" (inputs {code(values)}: {values_use(run)})" if values != UNIFORM else ""))
         lines += [""] + kernel_table(machine)
     return lines
+
+
+def values_use(run):
+    """What reads a run on other inputs than uniform ones: the accuracy section its error-vs-k runs, seed 003's
+    error-sum table the others."""
+    suite = run.context.get("suite")
+    if isinstance(suite, dict) and suite.get("name") == ERROR_SUITE:
+        return "only the accuracy section's error against K uses it"
+    return "only seed 003's error-sum table uses it"
 
 
 OVERVIEW_TEXT = (

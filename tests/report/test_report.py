@@ -17,6 +17,7 @@ import copy
 import errno
 import importlib.util
 import json
+import math
 import os
 import re
 import signal
@@ -34,7 +35,8 @@ import matplotlib.colors  # noqa: E402
 from report_harness import (HERE, REPORT_DIR, SCRIPT, contract_problems, differences, report_problems,  # noqa: E402
                             run_in_process, snapshot)
 
-from matcompare_report import checks, interrupt, markdown, output, peaks, plots, runs, seeds, tables  # noqa: E402
+from matcompare_report import (accuracy, checks, interrupt, markdown, output, peaks, plots, runs, seeds,  # noqa: E402
+                               tables)
 FIXTURES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.json")]
 
 passed = 0
@@ -1464,6 +1466,275 @@ def test_committed_runs(tmp):
           "0.000766 |" in fast, fast[:1200])
 
 
+# ------------------------------------------------------------------------------ accuracy (issue 31)
+
+ERROR_KS = (256, 1024, 4096, 16384, 65536)
+# (backend, device, precision, vendor, vendor library, GFLOP/s): the rows of the synthetic error-vs-k runs.
+SWEEP_ROWS = (("gpu/cublas-fp32", "gpu", "fp32", True, True, 40000.0),
+              ("gpu/cublas-tf32", "gpu", "tf32", False, True, 300000.0),
+              ("gpu/simt-tuned", "gpu", "fp32", False, False, 38000.0),
+              ("gpu/tensor-core-tf32", "gpu", "tf32", False, False, 250000.0))
+
+
+def sweep_error(values, index, k):
+    """The relative error of SWEEP_ROWS[index] at K in the run on `values`: each distribution's own digits (1.11…
+    for uniform inputs, 7.77… for reals in [1, 100]), so that a table showing the other's is caught."""
+    lead = {"uniform": 1.11, "reals-1-100": 7.77}[values] + 0.01 * index
+    return lead * 10.0 ** (-7 + ERROR_KS.index(k) * 0.25 + (3 if index % 2 else 0))
+
+
+def error_sweep_document(values, stamp, rows=SWEEP_ROWS, context=None):
+    """An error-vs-k run (M = N = 512, every K of the suite) on `values`; the last K of gpu/simt-tuned estimated."""
+    suite = {"name": "error-vs-k", "title": "relative error against K at M = N = 512",
+             "shapes": [{"m": 512, "n": 512, "k": k, "layout": "NN", "name": f"K={k}"} for k in ERROR_KS]}
+    results = []
+    for index, (backend, device, precision, vendor, library, gflops) in enumerate(rows):
+        for k in ERROR_KS:
+            row = {"backend": backend, "device": device, "precision": precision, "vendor": vendor,
+                   "vendor_library": library, "m": 512, "n": 512, "k": k, "layout": "NN", "status": "ok",
+                   "median_ms": 1.0, "gflops": gflops, "rel_error": sweep_error(values, index, k), "passed": True}
+            if backend == "gpu/simt-tuned" and k == ERROR_KS[-1]:
+                row.update(status="estimated", estimate_rows=64)
+            results.append(row)
+    base = {"hostname": "acc", "input_values": values, "timestamp_utc": stamp, "suite": suite,
+            "command_line": f"matcompare --suite error-vs-k --values {values}"}
+    return {"context": dict(base, **(context or {})), "results": results}
+
+
+# (backend, device, precision, GFLOP/s, relative error) at 64, the hand-made front: `fast` is faster than `best-fp32`
+# but less accurate (on the front), `beaten` is slower and less accurate than `best-fp32` (off it), `twin` equals
+# `best-fp32` in both (on it with it), `same-error` has its error but is slower (off it: a tie in error goes to the
+# faster), `accurate` is the slowest and the most accurate (on it), `cpu` is slower and less accurate than `accurate`.
+PARETO_ROWS = (("gpu/fast", "gpu", "tf32", 200000.0, 1e-3), ("gpu/best-fp32", "gpu", "fp32", 50000.0, 1e-6),
+               ("gpu/beaten", "gpu", "fp32", 40000.0, 1e-5), ("gpu/twin", "gpu", "fp32", 50000.0, 1e-6),
+               ("gpu/same-error", "gpu", "fp32", 30000.0, 1e-6), ("gpu/accurate", "gpu", "fp32", 5000.0, 2e-7),
+               ("cpu/slow", "cpu", "fp32", 100.0, 3e-7))
+PARETO_FRONT = {"gpu/fast", "gpu/best-fp32", "gpu/twin", "gpu/accurate"}
+
+
+def pareto_document():
+    """PARETO_ROWS at 64; the same seven at 32 (as many rows, smaller: not chosen); two at 128 (larger, fewer: not
+    chosen); a 64x64x32 shape of eight rows (not square: not chosen)."""
+    rows = []
+    for size, count in ((32, 7), (64, 7), (128, 2)):
+        for backend, device, precision, gflops, error in PARETO_ROWS[:count]:
+            rows.append(dict(VALID_ROW, backend=backend, device=device, precision=precision, m=size, n=size, k=size,
+                             gflops=gflops * size / 64, rel_error=error))
+    rows += [dict(VALID_ROW, backend=backend, device=device, m=64, n=64, k=32, gflops=gflops, rel_error=error)
+             for backend, device, _, gflops, error in PARETO_ROWS + (("cpu/extra", "cpu", "fp32", 1.0, 1.0),)]
+    return {"context": {"hostname": "pareto", "timestamp_utc": "2026-01-01T00:00:00Z"}, "results": rows}
+
+
+def write_json(tmp, name, data):
+    path = os.path.join(tmp, name)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle)
+    return path
+
+
+def test_accuracy_error_vs_k(tmp):
+    """Issue 31: the error-vs-k runs of each value distribution, each read from its own runs (not the machine's merged
+    rows, where one would replace the other), a table per distribution with the guides √K·u and K·u, and a plot each."""
+    uniform = write_json(tmp, "evk_uniform.json", error_sweep_document("uniform", "2026-02-01T00:00:00Z"))
+    reals = write_json(tmp, "evk_reals.json", error_sweep_document("reals-1-100", "2026-02-02T00:00:00Z"))
+    out = os.path.join(tmp, "accuracy_report")
+    status, stdout, stderr = run_in_process([uniform, reals, "--out", out])
+    check("accuracy: a report from two error-vs-k runs", status == 0, stderr)
+    text = read_report(out)
+    if status != 0 or text is None:
+        return
+    part = section(text, "## 2e. Accuracy", "## 3. Source documents")
+    check("accuracy: the section comes after the suites (if any) and before the source documents",
+          text.find("## 2d. Suites") < text.find("## 2e. Accuracy") < text.find("## 3. Source documents")
+          and text.find("## 2e. Accuracy") > 0)
+    tables_of = {values: section(part, f"error against K, inputs `{values}`", "\n### ")
+                 for values in ("uniform", "reals-1-100")}
+    check("accuracy: a table per value distribution, uniform first",
+          all(tables_of.values()) and part.find("inputs `uniform`") < part.find("inputs `reals-1-100`"), part[:3000])
+    for values, other in (("uniform", "reals-1-100"), ("reals-1-100", "uniform")):
+        table_text = tables_of[values]
+        own = [f"{sweep_error(values, i, k):.2e}" for i in range(len(SWEEP_ROWS)) for k in ERROR_KS]
+        theirs = [f"{sweep_error(other, i, k):.2e}" for i in range(len(SWEEP_ROWS)) for k in ERROR_KS]
+        check(f"accuracy: the {values} table holds its own run's errors, every one",
+              all(value in table_text for value in own), table_text)
+        check(f"accuracy: the {values} table holds none of the {other} run's errors",
+              not any(value in table_text for value in theirs), table_text)
+        simt = table_line(table_text, "| `gpu/simt-tuned` |")
+        check(f"accuracy: the {values} table's estimate is marked",
+              f"| ~{sweep_error(values, 2, ERROR_KS[-1]):.2e} est. |" in simt, simt)
+        check(f"accuracy: the {values} table's header names each K",
+              "| Backend | Precision | K = 256 | K = 1024 | K = 4096 | K = 16384 | K = 65536 | Slope |" in table_text)
+        cublas = table_line(table_text, "| `gpu/cublas-fp32` |")
+        check(f"accuracy: the {values} table fits the slope (0.25 decades per 0.60 of K's)", cublas.endswith(
+            f"| {0.25 / math.log10(4):.2f} |"), cublas)
+    # The guides: √K·u and K·u with u = 2^-24 (FP32) and 2^-11 (TF32), three significant digits.
+    guides = tables_of["uniform"]
+    expected = {("√K·u", "fp32"): [math.sqrt(k) * 2.0 ** -24 for k in ERROR_KS],
+                ("K·u", "fp32"): [k * 2.0 ** -24 for k in ERROR_KS],
+                ("√K·u", "tf32"): [math.sqrt(k) * 2.0 ** -11 for k in ERROR_KS],
+                ("K·u", "tf32"): [k * 2.0 ** -11 for k in ERROR_KS]}
+    units = {"fp32": "2⁻²⁴", "tf32": "2⁻¹¹"}
+    for (name, precision), values in expected.items():
+        line = table_line(guides, f"| *guide {name}* | *{precision}, u = {units[precision]}* |")
+        check(f"accuracy: the guide {name} for {precision}", line.endswith(
+            " | ".join(f"*{value:.2e}*" for value in values) + f" | *{0.5 if name.startswith('√') else 1.0:.2f}* |"),
+            line)
+    check("accuracy: the FP32 guides at K = 256 are 9.54e-07 and 1.53e-05, the TF32 ones 7.81e-03 and 1.25e-01",
+          "*9.54e-07*" in guides and "*1.53e-05*" in guides and "*7.81e-03*" in guides and "*1.25e-01*" in guides)
+    check("accuracy: guide_values per precision, none for an unknown one",
+          accuracy.guide_values("fp32", [4, 16])
+          == ((2 * 2.0 ** -24, 4 * 2.0 ** -24), (4 * 2.0 ** -24, 16 * 2.0 ** -24))
+          and accuracy.guide_values("tf32", [64]) == ((8 * 2.0 ** -11, 64 * 2.0 ** -11),)
+          and accuracy.guide_values("bf16", [64]) is None)
+    fp32_only = error_sweep_document("uniform", "2026-02-01T00:00:00Z", rows=SWEEP_ROWS[:1])
+    machine = runs.group_machines(runs.load_runs([write_json(tmp, "evk_fp32.json", fp32_only)]))[0]
+    check("accuracy: guides only for the precisions present",
+          not any("tf32, u =" in line for line in accuracy.sweep_table(machine, accuracy.error_sweeps(machine)[0])))
+    # The runs list says what reads each run on other values.
+    check("accuracy: the runs list says the accuracy section reads the reals run",
+          "(inputs `reals-1-100`: only the accuracy section's error against K uses it)" in text)
+
+    names = sorted(os.listdir(out))
+    for name in ("m1-error-vs-k-uniform.png", "m1-error-vs-k-reals-1-100.png"):
+        check(f"accuracy: {name} is written, linked and listed", name in names and f"]({name})" in text
+              and os.path.join(out, name) in stdout.splitlines(), names)
+    check("accuracy: no accuracy-speed plot without a square shape", not any("accuracy-speed" in n for n in names),
+          names)
+
+    # What the plots draw: each distribution's own errors, the guides at the Ks, the baseline as the reference.
+    drawn = plotted(tmp, [load(uniform), load(reals)], "accuracy_plots")
+    for values, name in (("uniform", "m1-error-vs-k-uniform.png"), ("reals-1-100", "m1-error-vs-k-reals-1-100.png")):
+        figure = drawn.get(name, {"lines": {}, "styles": {}, "faces": {}, "legend": []})
+        tf32 = figure["lines"].get("gpu/cublas-tf32", ([], []))
+        check(f"accuracy plot {values}: a line per row with its own run's errors",
+              tf32 == (list(ERROR_KS), [sweep_error(values, 1, k) for k in ERROR_KS]), figure["lines"].keys())
+        simt = figure["lines"].get("gpu/simt-tuned", ([], []))
+        check(f"accuracy plot {values}: the estimate apart and hollow",
+              simt[0] == list(ERROR_KS[:-1]) and figure["lines"].get("_estimated gpu/simt-tuned", ([], []))[0]
+              == [ERROR_KS[-1]] and figure["faces"].get("_estimated gpu/simt-tuned") == WHITE, figure["lines"].keys())
+        for precision, unit in (("FP32", 2.0 ** -24), ("TF32", 2.0 ** -11)):
+            label = f"(u = {units[precision.lower()]})"
+            root = figure["lines"].get(f"guide √K·u, {precision} {label}", ([], []))
+            linear = figure["lines"].get(f"guide K·u, {precision} {label}", ([], []))
+            check(f"accuracy plot {values}: the {precision} guides at every K",
+                  root[0] == list(ERROR_KS) and all(abs(y - math.sqrt(k) * unit) < 1e-15 for k, y in zip(*root))
+                  and linear[0] == list(ERROR_KS) and all(abs(y - k * unit) < 1e-12 for k, y in zip(*linear)),
+                  (root, linear))
+        series = {label: style for label, style in series_of(figure).items() if not label.startswith("guide")}
+        check(f"accuracy plot {values}: one series per row, each its own colour and marker",
+              sorted(series) == sorted(b for b, *_ in SWEEP_ROWS) and len({c for c, _ in series.values()})
+              == len(series) and len({m for _, m in series.values()}) == len(series), series)
+        check(f"accuracy plot {values}: the baseline vendor is the black reference",
+              figure["styles"].get("gpu/cublas-fp32", ("", ""))[0] == "#000000", figure["styles"])
+
+    # More rows than a plot holds: two plots of at most ten series, the baseline in each, the rest named.
+    many = tuple(SWEEP_ROWS) + tuple((f"gpu/extra-{n:02d}", "gpu", "fp32", False, False, 1000.0 - n)
+                                     for n in range(16))
+    drawn = plotted(tmp, [error_sweep_document("uniform", "2026-02-01T00:00:00Z", rows=many)], "accuracy_many")
+    parts = [drawn.get(name, {"styles": {}}) for name in ("m1-error-vs-k-uniform.png", "m1-error-vs-k-uniform-2.png")]
+    counts = [len([l for l in series_of(p) if not l.startswith("guide")]) for p in parts]
+    check("accuracy plot: twenty rows over two plots of ten series, the baseline in each",
+          counts == [10, 10] and all("gpu/cublas-fp32" in p["styles"] for p in parts), counts)
+    out_many = os.path.join(tmp, "accuracy_many_report")
+    many_text = make_report([write_json(tmp, "evk_many.json",
+                                        error_sweep_document("uniform", "2026-02-01T00:00:00Z", rows=many))], out_many)
+    check("accuracy plot: the row left out is named under the plots",
+          many_text is not None and "Not plotted in error against K, inputs uniform" in many_text
+          and "`gpu/extra-15`" in many_text.split("Not plotted in error against K")[-1], (many_text or "")[-800:])
+
+
+def test_accuracy_error_sums_keep_uniform(tmp):
+    """A machine whose only run on seed 003's values is an error-vs-k run: the error-sum table keeps its uniform rows
+    (that run has none of the table's sizes)."""
+    cpu_rows = (("cpu/gold", "cpu", "fp32", False, False, 2.0),)
+    reals = write_json(tmp, "evk_cpu_reals.json", error_sweep_document(
+        "reals-1-100", "2026-02-02T00:00:00Z", rows=cpu_rows, context={"hostname": "acc-cpu"}))
+    square = write_json(tmp, "square_cpu.json", {"context": {"hostname": "acc-cpu", "timestamp_utc":
+                                                             "2026-02-01T00:00:00Z"},
+                                                 "results": [dict(VALID_ROW, m=512, n=512, k=512,
+                                                                  sum_abs_error=0.25)]})
+    text = make_report([reals, square], os.path.join(tmp, "accuracy_sums"))
+    error_table = section(text or "", "#### Error sums", "### Source document 004")
+    check("accuracy: the error-sum table keeps the uniform rows beside an error-vs-k run on reals",
+          "inputs uniform in [−1, 1], not seed 003's values" in error_table and "| 0.25 |" in error_table,
+          error_table)
+
+
+def test_accuracy_speed(tmp):
+    """Accuracy against speed: the square shape with the most rows that have a rate and an error (ties: the larger),
+    the Pareto front by hand (a faster, less accurate row on it, a dominated one off it, ties), and its plot."""
+    path = write_json(tmp, "pareto.json", pareto_document())
+    out = os.path.join(tmp, "pareto_report")
+    status, stdout, stderr = run_in_process([path, "--out", out])
+    check("accuracy-speed: a report", status == 0, stderr)
+    text = read_report(out)
+    if status != 0 or text is None:
+        return
+    part = section(text, "## 2e. Accuracy", "## 3. Source documents")
+    check("accuracy-speed: the shape of most rows, the larger of a tie (64 over 32; not 128 of two rows; not the "
+          "non-square 64x64x32)", "accuracy against speed at 64\n" in part and " at 32\n" not in part, part[:600])
+    machine = runs.group_machines(runs.load_runs([path]))[0]
+    check("accuracy-speed: speed_shape picks 64", accuracy.speed_shape(machine) == (64, 64, 64))
+    for backend, device, precision, gflops, error in PARETO_ROWS:
+        line = table_line(part, f"| `{backend}` |")
+        on = backend in PARETO_FRONT
+        check(f"accuracy-speed: {backend} is {'on' if on else 'off'} the front",
+              line.endswith("| **yes** |") if on else "| no: `" in line, line)
+    check("accuracy-speed: a dominated row names the fastest row that beats it",
+          table_line(part, "| `gpu/beaten` |").endswith("| no: `gpu/best-fp32` |")
+          and table_line(part, "| `gpu/same-error` |").endswith("| no: `gpu/best-fp32` |")
+          and table_line(part, "| `cpu/slow` |").endswith("| no: `gpu/accurate` |"), part)
+    check("accuracy-speed: TFLOP/s for GPU rows, GFLOP/s for CPU rows, the error to three digits",
+          "| `gpu/fast` | GPU | tf32 | 200 TFLOP/s | 1.00e-03 |" in part
+          and "| `gpu/accurate` | GPU | fp32 | 5.00 TFLOP/s | 2.00e-07 |" in part
+          and "| `cpu/slow` | CPU | fp32 | 100 GFLOP/s | 3.00e-07 |" in part, part)
+    check("accuracy-speed: fastest first", part.find("`gpu/fast`") < part.find("`gpu/best-fp32`")
+          < part.find("`gpu/beaten`") < part.find("`cpu/slow`"))
+    Point = accuracy.Point
+    points = [Point(b, d, p, g, e, False, False, None) for b, d, p, g, e in PARETO_ROWS]
+    verdict = accuracy.pareto_front(points)
+    check("accuracy-speed: pareto_front by hand",
+          {points[i].backend for i, v in verdict.items() if v is None} == PARETO_FRONT, verdict)
+    check("accuracy-speed: a faster but less accurate row does not beat a slower, more accurate one",
+          not accuracy.dominates(points[0], points[1]) and not accuracy.dominates(points[1], points[0])
+          and accuracy.dominates(points[1], points[2]) and not accuracy.dominates(points[1], points[3]))
+    name = "m1-accuracy-speed.png"
+    check("accuracy-speed: the plot is written, linked and listed", os.path.isfile(os.path.join(out, name))
+          and f"]({name})" in text and os.path.join(out, name) in stdout.splitlines(), sorted(os.listdir(out)))
+    check("accuracy-speed: no error-vs-k plot without an error-vs-k run",
+          not any("error-vs-k" in n for n in os.listdir(out)))
+    figure = plotted(tmp, pareto_document(), "pareto_plots").get(name, {"lines": {}, "legend": []})
+    front = figure["lines"].get(accuracy.FRONT_LABEL, ([], []))
+    expected = sorted(((g, e) for b, _, _, g, e in PARETO_ROWS if b in PARETO_FRONT), reverse=True)
+    check("accuracy-speed plot: the front joined through its points, fastest first",
+          list(zip(*front)) == expected, front)
+    groups = {label: style for label, style in figure.get("styles", {}).items()
+              if not label.startswith("_") and label != accuracy.FRONT_LABEL}
+    check("accuracy-speed plot: a group per device and precision, each its own colour and marker",
+          set(groups) == {"GPU TF32, this project", "GPU FP32, this project", "CPU FP32, this project"}
+          and len({c for c, _ in groups.values()}) == len({m for _, m in groups.values()}) == len(groups), groups)
+    gpu_fp32 = figure["lines"].get("GPU FP32, this project", ([], []))
+    check("accuracy-speed plot: every row at the shape is a point", sorted(gpu_fp32[0]) == sorted(
+        g for b, d, p, g, _ in PARETO_ROWS if d == "gpu" and p == "fp32"), gpu_fp32)
+
+
+def test_accuracy_absent(tmp):
+    """Without errors (or with a single row to compare) there is no section and no accuracy plot: the report is as
+    before."""
+    rows = [dict(VALID_ROW, backend=b, m=s, n=s, k=s) for b in ("cpu/gold", "cpu/blis") for s in (8, 16)]
+    lonely = [dict(VALID_ROW, rel_error=1e-7)]
+    for label, data in (("no errors", {"context": {"hostname": "h"}, "results": rows}),
+                        ("one row with an error", {"context": {"hostname": "h"}, "results": lonely})):
+        out = os.path.join(tmp, "no_accuracy_" + label.replace(" ", "_"))
+        text = make_report([write_json(tmp, label.replace(" ", "_") + ".json", data)], out)
+        check(f"accuracy: {label}: no section", text is not None and "## 2e" not in text
+              and "accuracy against speed at" not in text)
+        check(f"accuracy: {label}: no accuracy plot", not any("accuracy" in n or "error-vs-k" in n
+                                                              for n in os.listdir(out)), os.listdir(out))
+    machines = runs.group_machines(runs.load_runs([FIXTURES[0]]))
+    check("accuracy: a run without error-vs-k runs has no sweeps", accuracy.error_sweeps(machines[0]) == [])
+
+
 def fixture_machines():
     return runs.group_machines(runs.load_runs(FIXTURES))
 
@@ -1533,6 +1804,10 @@ def main():
         test_deterministic_and_complete(tmp)
         test_layouts_are_shapes_of_their_own(tmp)
         test_suite_section(tmp)
+        test_accuracy_error_vs_k(tmp)
+        test_accuracy_error_sums_keep_uniform(tmp)
+        test_accuracy_speed(tmp)
+        test_accuracy_absent(tmp)
         test_merge_keeps_newer_file(tmp)
         test_machines_told_apart_by_caches(tmp)
         test_estimates_and_seed_values(tmp)
