@@ -10,10 +10,10 @@ namespace matcompare::cpu::blis {
 
 void gemm_with(const HostGemm& g, const MicroKernel& kernel);
 
-// A C of at most kFewRows rows, without packing: B streams once (few_rows.cpp). cpu/blis takes this path below the
-// threshold, measured in bench/NOTES.md ("Few rows").
+// A C of at most kFewRows rows, without packing: B streams once (few_rows.cpp), in the loops of the kernel's
+// instruction set. cpu/blis takes this path below the threshold, measured in bench/NOTES.md ("Few rows").
 constexpr std::int64_t kFewRows = 4;
-void gemm_few_rows(const HostGemm& g);
+void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel);
 
 // How the team cuts one k block's work (panels micro-panels of A rows x b_panels micro-panels of B columns): row
 // blocks of unit_panels and column blocks of unit_b_panels; unit u is row block u % row_blocks of column block

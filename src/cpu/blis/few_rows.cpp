@@ -6,7 +6,6 @@
 // themselves are built per instruction set (few_rows_simd.hpp); this file holds the blocks and the threads.
 #include <algorithm>
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #ifdef _OPENMP
@@ -15,7 +14,6 @@
 
 #include "../worker_team.hpp"
 #include "blis.hpp"
-#include "few_rows_isa.hpp"
 #include "microkernel.hpp"
 
 namespace matcompare::cpu::blis {
@@ -31,17 +29,9 @@ constexpr std::int64_t kColumns = 2048;
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
 static_assert(kFewRows == 4, "few_rows_simd.hpp has its loops for 1 to 4 rows");
 
-// The loops built for the instruction set of the micro-kernel cpu/blis runs (MATCOMPARE_MICROKERNEL chooses both),
-// the portable ones where that set has none.
-const FewRowsKernels& kernels_here() {
-  const std::string& isa = select_microkernel().name;
-  const FewRowsKernels& wanted = isa == "avx512" ? kAvx512FewRows : isa == "avx2+fma" ? kAvx2FewRows : kGenericFewRows;
-  return wanted.untransposed && wanted.transposed ? wanted : kGenericFewRows;
-}
-
 }  // namespace
 
-void gemm_few_rows(const HostGemm& g) {
+void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
   if (g.m <= 0 || g.n <= 0) return;
   if (g.k <= 0 || g.alpha == 0.0f) {  // BLAS: A and B are not read, C = beta * C.
     scale_c_by_beta(g);
@@ -57,7 +47,7 @@ void gemm_few_rows(const HostGemm& g) {
   const int threads = 1;
 #endif
   const bool alone = threads == 1 || g.k * g.n * std::int64_t(sizeof(float)) < kTeamBytes;
-  const FewRowsKernels& kernels = kernels_here();
+  const FewRowsKernels& kernels = kernel.few_rows;
   // Equal blocks of whole 16-column groups, as few as the threads allow.
   const std::int64_t wanted = alone ? g.n : (g.n + threads - 1) / threads;
   const std::int64_t width_step = std::min(kColumns, (wanted + 15) / 16 * 16);

@@ -12,7 +12,7 @@ namespace {
 
 struct Avx512 {
   using Vec = __m512;
-  static constexpr int kLanes = 16, kColumns = 4;
+  static constexpr int kLanes = 16;
   static Vec zero() { return _mm512_setzero_ps(); }
   static Vec broadcast(const float* x) { return _mm512_set1_ps(*x); }
   static Vec loadu(const float* x) { return _mm512_loadu_ps(x); }
@@ -31,7 +31,7 @@ struct Avx512 {
 
 }  // namespace
 
-const FewRowsKernels kAvx512FewRows = few_rows::kKernels<Avx512>;
+const FewRowsKernels kAvx512FewRows = few_rows::kKernels<Avx512, 4>;
 
 }  // namespace matcompare::cpu::blis
 

@@ -9,7 +9,7 @@ struct Generic {
   struct Vec {
     float x[4];
   };
-  static constexpr int kLanes = 4, kColumns = 2;
+  static constexpr int kLanes = 4;
   static Vec zero() { return Vec{}; }
   static Vec broadcast(const float* x) { return Vec{{*x, *x, *x, *x}}; }
   static Vec loadu(const float* x) { return Vec{{x[0], x[1], x[2], x[3]}}; }
@@ -25,6 +25,6 @@ struct Generic {
 
 }  // namespace
 
-const FewRowsKernels kGenericFewRows = few_rows::kKernels<Generic>;
+const FewRowsKernels kGenericFewRows = few_rows::kKernels<Generic, 2>;
 
 }  // namespace matcompare::cpu::blis

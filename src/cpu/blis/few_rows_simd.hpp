@@ -5,8 +5,8 @@
 // B stored K x N: four rows of B per pass over the accumulators, so a row of partial sums is loaded and stored once
 // per four rows of B, and the rows are asked for kRowsAhead ahead (a narrow B's rows are shorter than a 4 KiB page,
 // where the hardware prefetcher stops).
-// B stored N x K: kColumns columns of op(B) (rows of B) at a time against every row of A, M x kColumns independent
-// vector sums, so each element of B is loaded once for all the rows of C.
+// B stored N x K: C columns of op(B) (rows of B) at a time against every row of A, M x C independent vector sums, so
+// each element of B is loaded once for all the rows of C; C is as many as the set's registers hold beside a row of A.
 #include <cstdint>
 
 #include "few_rows_isa.hpp"
@@ -16,8 +16,8 @@ namespace matcompare::cpu::blis::few_rows {
 constexpr std::int64_t kRowsAhead = 8;
 constexpr std::int64_t kLineFloats = 16;
 
-// Isa: Vec, kLanes, kColumns (columns of op(B) per pass of the transposed loop, by the registers it has), zero(),
-// broadcast(const float*), loadu(const float*), storeu(float*, Vec), fmadd(a, b, c) = a * b + c, sum(Vec).
+// Isa: Vec, kLanes, zero(), broadcast(const float*), loadu(const float*), storeu(float*, Vec), fmadd(a, b, c) =
+// a * b + c, sum(Vec).
 template <class Isa, int M>
 void untransposed(std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb, std::int64_t width,
                   float* acc, std::int64_t acc_ld) {
@@ -86,16 +86,15 @@ inline __attribute__((always_inline)) void transposed_columns(std::int64_t k, co
     }
 }
 
-template <class Isa, int M>
+template <class Isa, int M, int C>
 void transposed(std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb, std::int64_t width, float* acc,
                 std::int64_t acc_ld) {
   std::int64_t j = 0;
-  for (; j + Isa::kColumns <= width; j += Isa::kColumns)
-    transposed_columns<Isa, M, Isa::kColumns>(k, a_rows, b + j * ldb, ldb, acc + j, acc_ld);
+  for (; j + C <= width; j += C) transposed_columns<Isa, M, C>(k, a_rows, b + j * ldb, ldb, acc + j, acc_ld);
   for (; j < width; ++j) transposed_columns<Isa, M, 1>(k, a_rows, b + j * ldb, ldb, acc + j, acc_ld);
 }
 
-// The loops as types, so that one switch serves both.
+// The loops as types, so that one switch serves both; C is the transposed loop's columns a pass.
 struct Untransposed {
   template <class Isa, int M>
   static void run(std::int64_t k, const float* a, const float* b, std::int64_t ldb, std::int64_t width, float* acc,
@@ -103,11 +102,12 @@ struct Untransposed {
     untransposed<Isa, M>(k, a, b, ldb, width, acc, acc_ld);
   }
 };
+template <int C>
 struct Transposed {
   template <class Isa, int M>
   static void run(std::int64_t k, const float* a, const float* b, std::int64_t ldb, std::int64_t width, float* acc,
                   std::int64_t acc_ld) {
-    transposed<Isa, M>(k, a, b, ldb, width, acc, acc_ld);
+    transposed<Isa, M, C>(k, a, b, ldb, width, acc, acc_ld);
   }
 };
 
@@ -124,7 +124,7 @@ void any_rows(std::int64_t m, std::int64_t k, const float* a, const float* b, st
   }
 }
 
-template <class Isa>
-constexpr FewRowsKernels kKernels{&any_rows<Isa, Untransposed>, &any_rows<Isa, Transposed>};
+template <class Isa, int kColumns>
+constexpr FewRowsKernels kKernels{&any_rows<Isa, Untransposed>, &any_rows<Isa, Transposed<kColumns>>};
 
 }  // namespace matcompare::cpu::blis::few_rows

@@ -249,7 +249,7 @@ std::string configuration() {
 
 void gemm_blis(const HostGemm& g) {
   if (g.m <= blis::kFewRows)
-    blis::gemm_few_rows(g);
+    blis::gemm_few_rows(g, blis::select_microkernel());
   else
     blis::gemm_with(g, blis::select_microkernel());
 }

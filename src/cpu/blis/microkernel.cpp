@@ -5,14 +5,17 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "few_rows_isa.hpp"
 #include "microkernel_isa.hpp"
 
 namespace matcompare::cpu::blis {
 namespace {
 
-MicroKernel describe(const char* name, const IsaKernel& k, bool cpu_has_it, const char* missing) {
-  const char* why_not = !k.run ? "not built for this architecture" : !cpu_has_it ? missing : "";
-  return {name, k.mr, k.nr, k.run, why_not};
+MicroKernel describe(const char* name, const IsaKernel& k, const FewRowsKernels& few_rows, bool cpu_has_it,
+                     const char* missing) {
+  const bool built = k.run && few_rows.untransposed && few_rows.transposed;
+  const char* why_not = !built ? "not built for this architecture" : !cpu_has_it ? missing : "";
+  return {name, k.mr, k.nr, k.run, few_rows, why_not};
 }
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -27,9 +30,9 @@ bool cpu_has_avx2() { return false; }
 
 const std::vector<MicroKernel>& microkernels() {
   static const std::vector<MicroKernel> all = {
-      describe("avx512", kAvx512Kernel, cpu_has_avx512(), "this CPU does not report AVX-512F"),
-      describe("avx2+fma", kAvx2Kernel, cpu_has_avx2(), "this CPU does not report AVX2 and FMA"),
-      describe("generic", kGenericKernel, true, ""),
+      describe("avx512", kAvx512Kernel, kAvx512FewRows, cpu_has_avx512(), "this CPU does not report AVX-512F"),
+      describe("avx2+fma", kAvx2Kernel, kAvx2FewRows, cpu_has_avx2(), "this CPU does not report AVX2 and FMA"),
+      describe("generic", kGenericKernel, kGenericFewRows, true, ""),
   };
   return all;
 }

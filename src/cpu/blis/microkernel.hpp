@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "few_rows_isa.hpp"
+
 namespace matcompare::cpu::blis {
 
 // C[0..MR)[0..NR) (row stride ldc) = sum over p < kc of a[p*MR + i] * b[p*NR + j]  (+ beta * C).
@@ -20,6 +22,7 @@ struct MicroKernel {
   std::string name;         // "avx512", "avx2+fma", "generic"
   int mr, nr;               // its register tile
   MicroKernelFn run;
+  FewRowsKernels few_rows;  // the few-rows path's loops for the same instruction set (few_rows_isa.hpp)
   std::string unsupported;  // why this CPU cannot run it; empty when it can
 };
 

@@ -5,23 +5,10 @@
 #include "microkernel_isa.hpp"
 
 #if defined(__AVX2__) && defined(__FMA__)
+#include "isa_avx2.hpp"
 #include "microkernel_simd.hpp"
 
 namespace matcompare::cpu::blis {
-namespace {
-
-struct Avx2 {
-  using Vec = __m256;
-  static constexpr int kLanes = 8;
-  static Vec zero() { return _mm256_setzero_ps(); }
-  static Vec broadcast(const float* x) { return _mm256_broadcast_ss(x); }
-  static Vec load(const float* x) { return _mm256_load_ps(x); }
-  static Vec loadu(const float* x) { return _mm256_loadu_ps(x); }
-  static void storeu(float* x, Vec v) { _mm256_storeu_ps(x, v); }
-  static Vec fmadd(Vec a, Vec b, Vec c) { return _mm256_fmadd_ps(a, b, c); }
-};
-
-}  // namespace
 
 const IsaKernel kAvx2Kernel = {6, 16, &simd::Tile<Avx2, 6, 16>::multiply};
 
