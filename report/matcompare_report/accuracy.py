@@ -9,7 +9,8 @@ either show none of it."""
 import math
 from collections import namedtuple
 
-from .markdown import DASH, Sourced, code, fmt_gflops, fmt_sig, marked, marked_table, shape_label, status_text
+from .markdown import (DASH, Sourced, code, file_slug, fmt_gflops, fmt_sig, marked, marked_table, shape_label,
+                       status_text)
 from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, is_number, shape_of
 from .vendors import is_library
 
@@ -49,10 +50,6 @@ def guide_values(precision, ks):
     if unit is None:
         return None
     return tuple((math.sqrt(k) * unit, k * unit) for k in ks)
-
-
-def slug_of(text):
-    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-.") else "-" for ch in str(text))[:60] or "values"
 
 
 # ------------------------------------------------------------------------------ error against K
@@ -331,7 +328,7 @@ def plot_error_vs_k(machine, out_dir, plt, save_figure):
         if left:
             left_out.append((f"error against K, inputs {sweep.values}", left))
         ks = [shape[2] for shape in sweep.shapes]
-        base = f"{machine.slug}-error-vs-k-{slug_of(sweep.values)}"
+        base = f"{machine.slug}-error-vs-k-{file_slug(sweep.values)}"
         title = f"{machine.label}: relative error against K, inputs {sweep.values}"
         for index, part in enumerate(parts):
             chosen = part + ([reference] if reference else [])

@@ -46,6 +46,12 @@ def fmt_ms(value):
     return f"{value:.1f}" if value >= 10 else f"{value:.3f}"
 
 
+def file_slug(text):
+    """A name's part of a plot file name: ASCII letters, digits, '-' and '.', anything else '-', at most 60
+    characters ("-" for an empty name)."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-.") else "-" for ch in str(text))[:60] or "-"
+
+
 def fmt_error(value):
     if value is None:
         return DASH

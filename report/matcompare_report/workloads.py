@@ -3,7 +3,7 @@ fastest row against the best vendor library of that precision, then the geometri
 suite; and a plot of the same. Runs without a `suite` in their context show none of it."""
 import math
 
-from .markdown import DASH, Sourced, code, fmt_plain, fmt_ratio, marked_table, shape_label
+from .markdown import DASH, Sourced, code, file_slug, fmt_plain, fmt_ratio, marked_table, shape_label
 from .vendors import fastest, is_library, precision_groups, short_name
 
 
@@ -101,7 +101,6 @@ def plot_suites(machine, out_dir, plt, save_figure):
         axes.set_ylabel("× best vendor (fastest own row)")
         axes.set_title(plain(f"{machine.label}: suite {suite}"), fontsize="medium")
         axes.legend(fontsize="small")
-        slug = "".join(ch if ch.isalnum() or ch in "-." else "-" for ch in suite)[:60]
-        name = save_figure(figure, out_dir, f"m{machine.number}-suite-{slug}.png")
+        name = save_figure(figure, out_dir, f"m{machine.number}-suite-{file_slug(suite)}.png")
         made.append((f"{machine.label}: × best vendor over suite {suite}", name))
     return made
