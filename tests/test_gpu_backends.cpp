@@ -9,6 +9,7 @@
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/runtime/gpu_runtime.hpp"
 #include "../src/gpu/runtime/sm_clock.hpp"
+#include "../src/gpu/simt/few_rows.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
 #include "../src/gpu/vendor/cublaslt.hpp"
 #include "backend_checks.hpp"
@@ -129,6 +130,59 @@ TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, s
         matcompare_test::check_against_reference(backend, many_tiles, {0.5f, 2.0f});
         matcompare_test::check_against_reference(backend, many_tiles, {1.0f, 0.0f});
       }
+    }
+  }
+}
+
+// Up to kFewRowsMaxM rows the three fast rows run the few-rows kernels, FP32 throughout: held here to FP32's bound
+// whatever the row's precision, with B read along K (NT, TT) and along N (NN, TN), K whole and split across blocks,
+// and the kernel named in the result.
+namespace {
+struct FewRowsOff {
+  FewRowsOff() { setenv(gpu::kFewRowsVariable, "0", 1); }
+  ~FewRowsOff() { unsetenv(gpu::kFewRowsVariable); }
+};
+
+std::string kernel_for(const Backend& backend, const GemmShape& shape) {
+  auto ws = backend.prepare(shape);
+  ws->upload(MatrixF::random(stored_a_rows(shape), stored_a_cols(shape), 3),
+             MatrixF::random(stored_b_rows(shape), stored_b_cols(shape), 4));
+  return ws->kernel();
+}
+}  // namespace
+
+TEST_CASE("the few-rows kernels: every layout, 1 to 16 rows, K whole or split, FP32-accurate in every fast row") {
+  const std::vector<GemmShape> shapes{{1, 1, 1},     {1, 4097, 3001}, {2, 33, 65},     {3, 127, 1000},  {5, 1001, 4099},
+                                      {8, 64, 7},    {13, 131, 2049}, {16, 257, 1300}, {16, 40, 20000}, {11, 3, 5000}};
+  for (const char* name : {"gpu/simt-tuned", "gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
+    SUBCASE(name) {
+      const Backend& backend = find_backend(name);
+      int split = 0;
+      for (Layout layout : matcompare_test::all_layouts())
+        for (GemmShape shape : shapes) {
+          shape.layout = layout;
+          REQUIRE(gpu::few_rows_takes(shape));
+          split += gpu::few_rows_plan_here(shape).slices > 1;
+          for (const matcompare_test::Scaling scaling :
+               {matcompare_test::Scaling{0.5f, 2.0f}, {1.0f, 0.0f}, {-1.5f, 0.0f}})
+            matcompare_test::check_gemm_against_reference(
+                name, Precision::fp32,
+                [&](float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) {
+                  backend.gemm(alpha, a, b, beta, c, shape.layout);
+                },
+                shape, scaling);
+        }
+      CHECK(split >= 16);
+      for (Layout layout : matcompare_test::all_layouts())
+        matcompare_test::check_repeatable(backend, {16, 1001, 4099, layout});
+
+      CHECK(kernel_for(backend, {5, 1001, 4099, Layout::nt}).rfind("few-rows dot 8 rows, ", 0) == 0);
+      CHECK(kernel_for(backend, {16, 1001, 4099, Layout::tn}).rfind("few-rows axpy 16 rows, ", 0) == 0);
+      CHECK(kernel_for(backend, {17, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
+      const FewRowsOff off;  // the tiled kernels take the same shapes again
+      CHECK(kernel_for(backend, {5, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
+      for (const GemmShape shape : {GemmShape{1, 1, 1}, GemmShape{5, 1001, 4099, Layout::nt}})
+        matcompare_test::check_against_reference(backend, shape, {0.5f, 2.0f});
     }
   }
 }

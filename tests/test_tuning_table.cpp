@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../src/gpu/hopper/tf32_passes.hpp"
+#include "../src/gpu/simt/few_rows.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
 
 using namespace matcompare;
@@ -150,4 +151,35 @@ TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empt
   CHECK(plan(1, 1, 1, 1) == "128x128/1");           // one step cannot be split
   CHECK(plan(17, 33, 65, 1) == "128x128/3");        // as many splits as steps
   CHECK(plan(4096, 4096, 4096, 1, &gpu::kTf32Tiles[1]) == "128x256/1");
+}
+
+TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memory, K split while SMs would idle") {
+  for (std::int64_t m : {1, 2, 3, 5, 8, 9, 16})
+    for (std::int64_t n : {1, 33, 4096, 128256})
+      for (std::int64_t k : {1, 7, 128, 129, 4099, 14336, 65536})
+        for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) {
+          const GemmShape s{m, n, k, layout};
+          const gpu::FewRowsPlan p = gpu::few_rows_plan(s, 1056);
+          INFO(to_string(s), ": ", gpu::few_rows_name(p));
+          CHECK(p.rows >= m);
+          CHECK(p.rows < 2 * m);
+          CHECK((p.rows & (p.rows - 1)) == 0);
+          CHECK(p.b_k_contiguous == b_transposed(layout));
+          CHECK(p.slice_k % gpu::kFewRowsKUnit == 0);
+          CHECK(std::int64_t(p.rows) * p.slice_k * 4 <= gpu::kFewRowsSmemBytes);
+          CHECK(std::int64_t(p.slices) * p.slice_k >= k);       // K covered
+          CHECK(std::int64_t(p.slices - 1) * p.slice_k < k);    // no slice empty
+          CHECK((p.slices == 1) == (gpu::few_rows_partial_bytes(s, p) == 0));
+        }
+  auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return gpu::few_rows_name(gpu::few_rows_plan({m, n, k, Layout::nt}, 1056));
+  };
+  CHECK(plan(1, 4096, 4096) == "few-rows dot 1 rows, 8 slices of K 512");     // 128 blocks a slice: split for SMs
+  CHECK(plan(1, 128256, 4096) == "few-rows dot 1 rows, 1 slice of K 4096");  // 4008 blocks: no split needed
+  CHECK(plan(16, 4096, 14336) == "few-rows dot 16 rows, 19 slices of K 768"); // A's 16 rows x 768 fill 48 KiB
+  CHECK(gpu::few_rows_name(gpu::few_rows_plan({16, 4096, 4096, Layout::nn}, 1056)) ==
+        "few-rows axpy 16 rows, 8 slices of K 512");  // 32 blocks a slice: split to the 512 floor
+  CHECK(gpu::few_rows_enabled(nullptr));
+  CHECK(gpu::few_rows_enabled("1"));
+  CHECK_FALSE(gpu::few_rows_enabled("0"));
 }

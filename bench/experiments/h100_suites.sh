@@ -6,22 +6,8 @@
 # Usage (device tool, .whl/ and .vendors/ carried): bench/experiments/h100_suites.sh OUT COMMIT
 set -uo pipefail
 out=$1 commit=$2
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$out/logs" "$out/results"
-pack() {
-  tar -C "$out" -czf "$out/logs.tar.gz" logs && tar -C "$out" -czf "$out/results.tar.gz" results &&
-    rm -rf "$out/logs" "$out/results"
-}
-trap pack EXIT
-trap 'exit 143' TERM INT
-log() { echo "$(date +%T) $*" | tee -a "$out/logs/steps.txt"; }
-source bench/gpu_build.sh
-log build
-gpu_build "$commit" "$out/logs" || exit 1
-log built
-ctest --test-dir build -j4 --timeout 150 -E "test_report|test_gpu_cublasmp" > "$out/logs/ctest.log" 2>&1
-log "ctest exit $?: $(grep -E 'tests passed' "$out/logs/ctest.log")"
-grep -E "Test +#" "$out/logs/ctest.log"
+source bench/device_out.sh
+build_and_ctest "$commit"
 cli=build/apps/matcompare
 timeout -s INT 60 compute-sanitizer --tool memcheck --error-exitcode 9 --target-processes all $cli --m 67 --n 45 \
   --k 33 --alpha 0.5 --beta 2 --filter cutlass,simt-tuned,tensor-core-tf32-ws,3xtf32,cublas --repetitions 1 \

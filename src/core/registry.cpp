@@ -150,8 +150,12 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(every_layout(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
                             "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a "
                             "tuned table picks the variant per GPU and shape class; a part-empty last round is cut in "
-                            "k across idle slots; a transposed operand goes through registers where its tile needs")),
-      kernel(GPU_LAUNCH(launch_simt_tuned)).with_scratch(GPU_SCRATCH(simt_tuned_scratch_bytes)));
+                            "k across idle slots; a transposed operand goes through registers where its tile needs; "
+                            "up to 16 rows (decode) go to a few-rows kernel that streams B once, K split across "
+                            "blocks")),
+      kernel(GPU_LAUNCH(launch_simt_tuned))
+          .with_scratch(GPU_SCRATCH(simt_tuned_scratch_bytes))
+          .choosing_with(GPU_LAUNCH(choose_simt_tuned)));
   gpu(describe("gpu/wmma-tf32", "001 v10", "tensor cores through WMMA 16x16x8 TF32 fragments", Precision::tf32),
       kernel(GPU_LAUNCH(launch_wmma_tf32)));
   gpu(describe("gpu/tensor-core-tf32", "beyond the seeds (after 001 v10)",
@@ -162,16 +166,18 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), "
                             "two consumer warpgroups with double-buffered fragments, grouped tile order; the tile that "
                             "fills the last wave best, split K while tiles are fewer than SMs; A stored transposed is "
-                            "copied K-major first",
+                            "copied K-major first; up to 16 rows go to the FP32 few-rows kernel",
                             Precision::tf32)),
       kernel(GPU_LAUNCH(launch_tensor_core_tf32_ws))
           .with_scratch(GPU_SCRATCH(tf32_scratch_bytes))
+          .choosing_with(GPU_LAUNCH(choose_tensor_core_tf32_ws))
           .needs_compute_capability(90));
   gpu(every_layout(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
                             "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, "
-                            "big*small, small*big)")),
+                            "big*small, small*big); up to 16 rows go to the FP32 few-rows kernel")),
       kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
           .with_scratch(GPU_SCRATCH(split_a_scratch_bytes))
+          .choosing_with(GPU_LAUNCH(choose_tensor_core_3xtf32))
           .needs_compute_capability(90));
   BackendInfo cublas_tf32 =
       describe("gpu/cublas-tf32", "001 v10 baseline", "cuBLAS SGEMM with TF32 tensor-op math", Precision::tf32);

@@ -7,11 +7,13 @@
 // fragments are loaded. Three TF32 passes cost three times the tensor work,
 // which still leaves them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the
 // two parts miss are not covered by FP32's error bound, which is tightest there, and such a product is bound by
-// memory, not arithmetic: it goes to the FP32 SIMT step instead.
+// memory, not arithmetic: it goes to the FP32 SIMT step instead. So does a product of a few rows, bound by memory
+// too: the few-rows kernels (simt/few_rows.cu), FP32 throughout.
 #include <cstdint>
 #include <stdexcept>
 
 #include "../runtime/device_gemm.cuh"
+#include "../simt/few_rows.hpp"
 #include "../simt/simt_tuning.hpp"
 #include "k_major_a.cuh"
 #include "tensor_core.hpp"
@@ -39,10 +41,22 @@ __global__ void split_a(const float* __restrict__ a, int lda, int m, int rows, i
 
 }  // namespace
 
+namespace {
+constexpr int kMinTensorDepth = 8;
+}  // namespace
+
+KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
+  const GemmShape shape = shape_of(g);
+  if (few_rows_takes(shape)) return {few_rows_name(few_rows_plan_here(shape)) + " (FP32)"};
+  if (g.k < kMinTensorDepth) return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel};
+  return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape, 3))};
+}
+
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
-  constexpr int kMinTensorDepth = 8;
+  const GemmShape shape = shape_of(g);
+  if (few_rows_takes(shape))
+    return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   if (g.k < kMinTensorDepth) return launch_simt_tuned(g);
-  const GemmShape shape{g.m, g.n, g.k};
   const int rows = int(split_a_rows(shape));
   float* split = static_cast<float*>(g.scratch);
   const std::size_t split_bytes = 2 * std::size_t(rows) * g.k_padded * sizeof(float);
@@ -59,6 +73,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
 }
 
 std::size_t split_a_scratch_bytes(const GemmShape& s) {
+  if (few_rows_takes(s)) return few_rows_scratch_bytes(s);
   return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 3));
 }
 

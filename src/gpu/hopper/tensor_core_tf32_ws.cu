@@ -12,6 +12,7 @@
 // Layouts: B stored transposed (N×K) arrives by TMA K-major, and the consumers read their fragments from it with
 // four 4-byte loads instead of two 8-byte ones; A stored transposed is first copied K-major, rounded to TF32, into
 // scratch (k_major_a.cuh), inside the timed computation: TF32 wgmma reads its shared-memory operand K-major only.
+// A product of a few rows is bound by memory, not arithmetic: it goes to the few-rows kernels (simt/few_rows.cu).
 #include <cstdint>
 #include <cstdlib>
 #include <stdexcept>
@@ -19,6 +20,7 @@
 
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
+#include "../simt/few_rows.hpp"
 #include "hopper.cuh"
 #include "k_major_a.cuh"
 #include "tensor_core.hpp"
@@ -350,7 +352,12 @@ Tf32Plan tf32_plan_here(const GemmShape& s, int passes) {
 }
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
+  if (few_rows_takes(s)) return few_rows_scratch_bytes(s);
   return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 1));
+}
+
+std::string tf32_plan_name(const Tf32Plan& plan) {
+  return tf32_tile_name(plan.tile) + (plan.splits == 1 ? "" : ", K split " + std::to_string(plan.splits) + " ways");
 }
 
 void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
@@ -367,9 +374,17 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
   return launch_planned<false>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
 }
 
+KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
+  const GemmShape shape = shape_of(g);
+  if (few_rows_takes(shape)) return {few_rows_name(few_rows_plan_here(shape)) + " (FP32)"};
+  return {"TF32 " + tf32_plan_name(tf32_plan_here(shape, 1))};
+}
+
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
-  const Tf32Plan plan = tf32_plan_here(GemmShape{g.m, g.n, g.k}, 1);
+  const GemmShape shape = shape_of(g);
   float* scratch = static_cast<float*>(g.scratch);
+  if (few_rows_takes(shape)) return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
+  const Tf32Plan plan = tf32_plan_here(shape, 1);
   if (!g.a_transposed)
     return launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, plan, scratch, g.scratch_bytes);
   const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);

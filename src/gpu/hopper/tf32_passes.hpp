@@ -68,6 +68,9 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int passes, int sm_count, const Tf
   return best;
 }
 
+// "256x128, K split 2 ways": what the result names as the kernel.
+std::string tf32_plan_name(const Tf32Plan& plan);
+
 // The plan for the current GPU: tf32_plan, or its plan for the one tile MATCOMPARE_TF32_TILE names ("128x256").
 Tf32Plan tf32_plan_here(const GemmShape& s, int passes);
 

@@ -32,6 +32,11 @@ struct DeviceGemm {
   const void* choice;                // KernelChoice::plan of spec.choose, else nullptr
 };
 
+inline Layout layout_of(const DeviceGemm& g) {
+  return g.a_transposed ? (g.b_transposed ? Layout::tt : Layout::tn) : (g.b_transposed ? Layout::nt : Layout::nn);
+}
+inline GemmShape shape_of(const DeviceGemm& g) { return GemmShape{g.m, g.n, g.k, layout_of(g)}; }
+
 inline unsigned ceil_div(int x, int y) { return unsigned((x + y - 1) / y); }
 
 // The epilogue every step applies: BLAS semantics, C not read when beta == 0.

@@ -1,7 +1,8 @@
 // Fast path: the launch of gpu/simt-tuned, beyond the seeds.
 // Extends: gpu/warp-tiled (ladder/warp_tiled.cu), through the kernel of simt_tuned.cuh.
 // Adds: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU and shape class
-// (simt_tuning_table.inc, written by matcompare-tune).
+// (simt_tuning_table.inc, written by matcompare-tune); a product of a few rows goes to the few-rows kernels
+// (few_rows.cu) unless a variant is forced.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,6 +11,7 @@
 
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/gpu_runtime.hpp"
+#include "few_rows.hpp"
 #include "simt_tuning.hpp"
 
 namespace matcompare::gpu {
@@ -171,22 +173,40 @@ SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int for
 
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   const int forced_slots = current_choice(shape).slots;
-  std::size_t bytes = 0;
+  std::size_t bytes = few_rows_scratch_bytes(shape);
   for (const SimtVariant& v : simt_variants())
     bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
   return bytes;
 }
 
-void launch_simt_tuned(const DeviceGemm& g) {
-  const GemmShape shape{g.m, g.n, g.k};
-  const Layout layout = g.a_transposed ? (g.b_transposed ? Layout::tt : Layout::tn)
-                                       : (g.b_transposed ? Layout::nt : Layout::nn);
-  const SimtChoice choice = current_choice(GemmShape{g.m, g.n, g.k, layout});
+namespace {
+
+bool forced_variant() {
+  const std::lock_guard<std::mutex> lock(forced_mutex);
+  return !forced.variant.empty();
+}
+
+}  // namespace
+
+KernelChoice choose_simt_tuned(const DeviceGemm& g) {
+  const GemmShape shape = shape_of(g);
+  if (!forced_variant() && few_rows_takes(shape)) return {few_rows_name(few_rows_plan_here(shape))};
+  const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);
-  if (!v.takes(layout))
+  const SimtSchedule plan = schedule_here(v, shape, choice.slots);
+  return {v.name + (plan.head_k_tiles > 0 ? ", last round cut in k" : "")};
+}
+
+void launch_simt_tuned(const DeviceGemm& g) {
+  const GemmShape shape = shape_of(g);
+  if (!forced_variant() && few_rows_takes(shape))
+    return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
+  const SimtChoice choice = current_choice(shape);
+  const SimtVariant& v = named_variant(choice.variant);
+  if (!v.takes(shape.layout))
     throw std::runtime_error("gpu/simt-tuned: the variant " + v.name + " is built for NN alone, not " +
-                             to_string(layout));
-  v.launch[static_cast<int>(layout)](g, choice.group, schedule_here(v, shape, choice.slots));
+                             to_string(shape.layout));
+  v.launch[static_cast<int>(shape.layout)](g, choice.group, schedule_here(v, shape, choice.slots));
 }
 
 }  // namespace matcompare::gpu

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../runtime/gpu_runtime.hpp"
 #include "matcompare/backend.hpp"
 
 namespace matcompare::gpu {
@@ -95,7 +96,10 @@ void force_simt_choice(const SimtChoice& choice);
 // turn on one workspace).
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape);
 
-// gpu/simt-tuned's launch (simt_tuned.cu): the variant the table, or force_simt_choice, picks for this shape.
+// gpu/simt-tuned's launch (simt_tuned.cu): the variant the table, or force_simt_choice, picks for this shape; the
+// few-rows kernels (few_rows.hpp) where they take the shape and no variant is forced.
 void launch_simt_tuned(const DeviceGemm& g);
+// What that launch runs, named at upload (GpuKernelSpec::choosing_with): the result's kernel.
+KernelChoice choose_simt_tuned(const DeviceGemm& g);
 
 }  // namespace matcompare::gpu

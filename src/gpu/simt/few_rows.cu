@@ -1,0 +1,317 @@
+// Fast path: the few-rows (decode) kernels of gpu/simt-tuned, gpu/tensor-core-tf32-ws and gpu/tensor-core-3xtf32,
+// beyond the seeds.
+// Extends: gpu/dot-transposed-b (ladder/dot_transposed_b.cu), whose threads each read a row of A and one of Bᵀ.
+// Adds: with M <= kFewRowsMaxM (a decode step's tokens) the work is B streamed once from memory; a block tile of 64
+// or more rows would hold a few. So a block keeps A's few rows for a slice of K in shared memory, reads its columns
+// of B once in 16-byte vectors that bypass L1, and several blocks split K, their partial sums added by a second
+// kernel in a fixed order (the bits repeat). B stored N x K (y = x·Wᵀ) is read along K, one warp per 4 columns, and
+// each warp's sums are reduced across its lanes; B stored K x N is read along N, lanes owning 4 columns each and the
+// block's warps splitting the slice. FP32 throughout: the rows that are TF32 (or 3xTF32) elsewhere lose nothing at a
+// memory-bound shape by computing in FP32 here.
+#include <climits>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "../runtime/device_gemm.cuh"
+#include "few_rows.hpp"
+
+namespace matcompare::gpu {
+namespace {
+
+constexpr int kDotWarps = 8, kDotColumnsPerWarp = kFewRowsDotColumns / kDotWarps;
+constexpr int kAxpyWarps = 4;
+constexpr unsigned kAllLanes = 0xffffffffu;
+static_assert(kAxpyWarps * 32 * 4 >= kFewRowsAxpyColumns && kFewRowsAxpyColumns == 32 * 4,
+              "an axpy block's lanes own 4 columns each");
+
+struct Args {
+  const float* a;
+  int lda;
+  bool a_transposed;
+  const float* b;
+  int ldb;
+  float* c;
+  int ldc;
+  int m, n, n_padded, k_padded;
+  float alpha, beta;
+  int slice_k, column_blocks;
+  float* partials;  // nullptr: one slice, C written directly
+  int ld_partial;
+};
+
+// The block's share of A: rows [0, kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and past K's
+// padding (k_len, a multiple of 4, is what is left of K from k0).
+template <int kRows>
+__device__ void load_a_slice(const Args& p, int k0, int k_len, float* sa) {
+  if (!p.a_transposed) {
+    const int vectors = p.slice_k / 4;
+    for (int i = threadIdx.x; i < kRows * vectors; i += blockDim.x) {
+      const int row = i / vectors, col = i % vectors * 4;
+      float4 v = make_float4(0, 0, 0, 0);
+      if (row < p.m && col < k_len)
+        v = __ldg(reinterpret_cast<const float4*>(p.a + std::size_t(row) * p.lda + k0 + col));
+      *reinterpret_cast<float4*>(sa + row * p.slice_k + col) = v;
+    }
+  } else {  // stored K x M: consecutive threads read consecutive rows of one k
+    for (int i = threadIdx.x; i < kRows * p.slice_k; i += blockDim.x) {
+      const int kk = i / kRows, row = i % kRows;
+      sa[row * p.slice_k + kk] = row < p.m && kk < k_len ? __ldg(p.a + std::size_t(k0 + kk) * p.lda + row) : 0.0f;
+    }
+  }
+}
+
+// Which slice of K and which columns the block takes (slices outermost, so that the blocks resident together share
+// A's slice in L2); A's share is in `sa` on return.
+struct BlockSlice {
+  int slice, column_block, k0, k_len;
+};
+template <int kRows>
+__device__ BlockSlice begin_slice(const Args& p, float* sa) {
+  BlockSlice at;
+  at.slice = int(blockIdx.x) / p.column_blocks;
+  at.column_block = int(blockIdx.x) % p.column_blocks;
+  at.k0 = at.slice * p.slice_k;
+  at.k_len = min(p.slice_k, p.k_padded - at.k0);
+  load_a_slice<kRows>(p, at.k0, at.k_len, sa);
+  __syncthreads();
+  return at;
+}
+
+// Either C (one slice) or the slice's plane of partial sums.
+__device__ __forceinline__ void store(const Args& p, int slice, int row, int col, float sum) {
+  if (p.partials)
+    p.partials[(std::size_t(slice) * p.m + row) * p.ld_partial + col] = sum;
+  else {
+    float* out = p.c + std::size_t(row) * p.ldc + col;
+    *out = scale_output(p.alpha, p.beta, sum, out);
+  }
+}
+
+// Sums each of the warp's V values over its 32 lanes, halving the values a lane holds at each exchange (V - 1
+// shuffles in all where a full reduction of each would take 5 V). A lane ends with max(1, V / 32) sums, of the
+// values numbered `first` on; below V = 32 the lanes that differ only in their low bits hold the same sums.
+template <int V, int kOffset>
+__device__ __forceinline__ void reduce_scatter(float* v, int lane, int& first) {
+  if constexpr (kOffset > 0) {
+    if constexpr (V == 1) {
+      v[0] += __shfl_xor_sync(kAllLanes, v[0], kOffset);
+    } else {
+      constexpr int kHalf = V / 2;
+      const bool upper = (lane & kOffset) != 0;
+#pragma unroll
+      for (int i = 0; i < kHalf; ++i) {
+        const float send = upper ? v[i] : v[i + kHalf];
+        const float keep = upper ? v[i + kHalf] : v[i];
+        v[i] = keep + __shfl_xor_sync(kAllLanes, send, kOffset);
+      }
+      if (upper) first += kHalf;
+    }
+    reduce_scatter<(V > 1 ? V / 2 : 1), kOffset / 2>(v, lane, first);
+  }
+}
+
+// B stored N x K. Warp w of the block takes kDotColumnsPerWarp columns; its lanes read 4 consecutive k each.
+template <int kRows>
+__global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
+  extern __shared__ float4 smem[];
+  float* sa = reinterpret_cast<float*>(smem);
+  const BlockSlice at = begin_slice<kRows>(p, sa);
+  const int slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
+
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int col0 = (column_block * kDotWarps + warp) * kDotColumnsPerWarp;
+  constexpr int kValues = kRows * kDotColumnsPerWarp;
+  float sum[kValues];
+#pragma unroll
+  for (int i = 0; i < kValues; ++i) sum[i] = 0.0f;
+  const float* b_cols[kDotColumnsPerWarp];
+#pragma unroll
+  for (int j = 0; j < kDotColumnsPerWarp; ++j)
+    b_cols[j] = col0 + j < p.n ? p.b + std::size_t(col0 + j) * p.ldb + k0 : nullptr;
+
+#pragma unroll(kRows >= 16 ? 1 : 2)  // two steps in flight where the registers allow (bench/NOTES.md)
+  for (int kk = 4 * lane; kk < k_len; kk += 32 * 4) {
+    float4 bv[kDotColumnsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kDotColumnsPerWarp; ++j)
+      bv[j] = b_cols[j] ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + kk)) : make_float4(0, 0, 0, 0);
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+      const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + kk);
+#pragma unroll
+      for (int j = 0; j < kDotColumnsPerWarp; ++j) {
+        float& s = sum[r * kDotColumnsPerWarp + j];
+        s = fmaf(av.x, bv[j].x, s);
+        s = fmaf(av.y, bv[j].y, s);
+        s = fmaf(av.z, bv[j].z, s);
+        s = fmaf(av.w, bv[j].w, s);
+      }
+    }
+  }
+
+  int first = 0;
+  reduce_scatter<kValues, 16>(sum, lane, first);
+  constexpr int kHeld = kValues >= 32 ? kValues / 32 : 1;
+  constexpr int kDuplicates = kValues >= 32 ? 1 : 32 / kValues;
+  if (lane % kDuplicates != 0) return;
+#pragma unroll
+  for (int i = 0; i < kHeld; ++i) {
+    const int row = (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
+    if (row < p.m && col < p.n) store(p, slice, row, col, sum[i]);
+  }
+}
+
+// B stored K x N. The block takes 128 columns, lane l of every warp columns 4l .. 4l + 3; warp w takes the slice's
+// k quads w, w + kAxpyWarps, ..., and the warps' sums are added through shared memory.
+template <int kRows>
+__global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
+  extern __shared__ float4 smem[];
+  float* sa = reinterpret_cast<float*>(smem);
+  const BlockSlice at = begin_slice<kRows>(p, sa);
+  const int slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
+
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int col = column_block * kFewRowsAxpyColumns + 4 * lane;
+  const bool in_b = col < p.n_padded;  // n_padded is a multiple of 4: the vector is wholly inside or outside
+  float4 sum[kRows];
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) sum[r] = make_float4(0, 0, 0, 0);
+  const float* b_col = p.b + std::size_t(k0) * p.ldb + col;
+
+#pragma unroll 2
+  for (int kk = 4 * warp; kk < k_len; kk += 4 * kAxpyWarps) {
+    float4 bv[4];
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+      bv[t] =
+          in_b ? __ldcs(reinterpret_cast<const float4*>(b_col + std::size_t(kk + t) * p.ldb)) : make_float4(0, 0, 0, 0);
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) {
+      const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + kk);  // one address: a broadcast
+      const float a4[4] = {av.x, av.y, av.z, av.w};
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        sum[r].x = fmaf(a4[t], bv[t].x, sum[r].x);
+        sum[r].y = fmaf(a4[t], bv[t].y, sum[r].y);
+        sum[r].z = fmaf(a4[t], bv[t].z, sum[r].z);
+        sum[r].w = fmaf(a4[t], bv[t].w, sum[r].w);
+      }
+    }
+  }
+
+  __syncthreads();  // A's slice is read: its memory holds the warps' sums now
+  float4* warp_sums = smem;
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) warp_sums[(warp * kRows + r) * 32 + lane] = sum[r];
+  __syncthreads();
+  const float* sums = sa;
+  for (int i = threadIdx.x; i < kRows * kFewRowsAxpyColumns; i += blockDim.x) {
+    const int row = i / kFewRowsAxpyColumns, c = i % kFewRowsAxpyColumns;
+    const int out_col = column_block * kFewRowsAxpyColumns + c;
+    if (row >= p.m || out_col >= p.n) continue;
+    float total = 0.0f;
+    for (int w = 0; w < kAxpyWarps; ++w) total += sums[(w * kRows + row) * kFewRowsAxpyColumns + c];
+    store(p, slice, row, out_col, total);
+  }
+}
+
+// C = alpha * (the slices' partial sums, added in slice order) + beta * C.
+__global__ void add_slices(Args p, int slices) {
+  const std::size_t total = std::size_t(p.m) * p.n, plane = std::size_t(p.m) * p.ld_partial;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const int row = int(i / p.n), col = int(i % p.n);
+    const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
+    float sum = part[0];
+    for (int s = 1; s < slices; ++s) sum += part[s * plane];
+    float* out = p.c + std::size_t(row) * p.ldc + col;
+    *out = scale_output(p.alpha, p.beta, sum, out);
+  }
+}
+
+template <int kRows>
+void launch_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t stream) {
+  const long long block_count = (long long)args.column_blocks * plan.slices;
+  if (block_count > INT_MAX) throw std::runtime_error("few-rows kernel: the problem needs more blocks than a grid has");
+  const unsigned blocks = unsigned(block_count);
+  const std::size_t a_bytes = std::size_t(kRows) * plan.slice_k * sizeof(float);
+  if (plan.b_k_contiguous) {
+    few_rows_dot<kRows><<<blocks, kDotWarps * 32, a_bytes, stream>>>(args);
+  } else {
+    const std::size_t sums_bytes = std::size_t(kAxpyWarps) * kRows * kFewRowsAxpyColumns * sizeof(float);
+    const std::size_t smem_bytes = a_bytes > sums_bytes ? a_bytes : sums_bytes;
+    few_rows_axpy<kRows><<<blocks, kAxpyWarps * 32, smem_bytes, stream>>>(args);
+  }
+  MC_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity) {
+  const GemmShape shape{g.m, g.n, g.k};
+  if (g.m > plan.rows || plan.rows > kFewRowsMaxM || plan.slice_k % kFewRowsKUnit != 0 ||
+      std::int64_t(plan.slices) * plan.slice_k < g.k_padded ||
+      std::size_t(plan.rows) * plan.slice_k * sizeof(float) > std::size_t(kFewRowsSmemBytes) ||
+      plan.b_k_contiguous != g.b_transposed)
+    throw std::logic_error("few-rows kernel: the plan (" + few_rows_name(plan) + ") does not fit " +
+                           std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k));
+  const std::size_t needed = few_rows_partial_bytes(shape, plan);
+  if (needed > partial_capacity || (needed > 0 && partials == nullptr))
+    throw std::logic_error("few-rows kernel: the plan (" + few_rows_name(plan) + ") needs " + std::to_string(needed) +
+                           " bytes of partial sums and the workspace has " + std::to_string(partial_capacity));
+  Args args{g.a,
+            g.lda,
+            g.a_transposed,
+            g.b,
+            g.ldb,
+            g.c,
+            g.ldc,
+            g.m,
+            g.n,
+            g.n_padded,
+            g.k_padded,
+            g.alpha,
+            g.beta,
+            plan.slice_k,
+            int((g.n + plan.columns - 1) / plan.columns),
+            plan.slices > 1 ? partials : nullptr,
+            (g.n + 3) / 4 * 4};
+  switch (plan.rows) {
+    case 1:
+      launch_rows<1>(args, plan, g.stream);
+      break;
+    case 2:
+      launch_rows<2>(args, plan, g.stream);
+      break;
+    case 4:
+      launch_rows<4>(args, plan, g.stream);
+      break;
+    case 8:
+      launch_rows<8>(args, plan, g.stream);
+      break;
+    case 16:
+      launch_rows<16>(args, plan, g.stream);
+      break;
+    default:
+      throw std::logic_error("few-rows kernel: no kernel for " + std::to_string(plan.rows) + " rows");
+  }
+  if (plan.slices == 1) return;
+  add_slices<<<4 * multiprocessor_count(), 256, 0, g.stream>>>(args, plan.slices);
+  MC_CHECK_LAUNCH();
+}
+
+bool few_rows_takes(const GemmShape& s) {
+  return s.m <= kFewRowsMaxM && few_rows_enabled(std::getenv(kFewRowsVariable));
+}
+
+FewRowsPlan few_rows_plan_here(const GemmShape& s) {
+  constexpr int kBlocksPerSm = 8;
+  return few_rows_plan(s, std::int64_t(kBlocksPerSm) * multiprocessor_count());
+}
+
+std::size_t few_rows_scratch_bytes(const GemmShape& s) {
+  return few_rows_takes(s) ? few_rows_partial_bytes(s, few_rows_plan_here(s)) : 0;
+}
+
+}  // namespace matcompare::gpu

@@ -1,0 +1,87 @@
+#pragma once
+// The few-rows (decode) path of the fast FP32 and TF32 rows as plain C++: which shapes take it, how it splits K
+// across blocks, and the device scratch of its partial sums. The kernels are in few_rows.cu.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "matcompare/backend.hpp"
+
+namespace matcompare::gpu {
+
+struct DeviceGemm;
+
+// A product of up to this many rows moves B once at the memory bandwidth: its arithmetic, a few FMAs per element of
+// B, stays under the FP32 units' rate. Past it the tiled kernels take over (bench/NOTES.md, "A few-rows kernel for
+// decode").
+constexpr int kFewRowsMaxM = 16;
+// The environment variable that turns the path off ("0"), to measure the tiled kernels on the same shapes.
+constexpr const char* kFewRowsVariable = "MATCOMPARE_FEW_ROWS";
+
+// A block's share of A (the rows rounded up to a power of two, by a slice of K) is held in shared memory; this bounds
+// it, and so the slice.
+constexpr std::int64_t kFewRowsSmemBytes = 48 * 1024;
+// A slice of K is a whole number of the unit a warp reads in one step (32 lanes x 4 floats).
+constexpr std::int64_t kFewRowsKUnit = 128;
+// Splitting K for parallelism stops here: a shorter slice writes more partial sums than it saves.
+constexpr std::int64_t kFewRowsMinSliceForParallelism = 512;
+// Columns of C a block covers: B stored N x K (K contiguous) is read by warps of 4 columns each, 8 warps a block;
+// B stored K x N by lanes of 4 columns each, 4 warps splitting the slice.
+constexpr int kFewRowsDotColumns = 32, kFewRowsAxpyColumns = 128;
+
+struct FewRowsPlan {
+  int rows;             // M rounded up to a power of two: the rows a block holds
+  bool b_k_contiguous;  // B stored N x K: lanes run along K and a warp's sums are reduced across lanes
+  int columns;          // columns of C per block
+  int slice_k;          // K per block, a multiple of kFewRowsKUnit
+  int slices;           // blocks along K; above 1 their partial sums go to scratch and a second kernel adds them
+};
+
+inline bool few_rows_enabled(const char* variable_value) {
+  return !(variable_value && std::string(variable_value) == "0");
+}
+
+// Whether the fast rows take the few-rows path for this shape (false when MATCOMPARE_FEW_ROWS=0).
+bool few_rows_takes(const GemmShape& s);
+
+// `blocks_wanted`: enough blocks to keep every SM streaming (a few per SM).
+inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted) {
+  FewRowsPlan p{};
+  p.rows = 1;
+  while (p.rows < s.m) p.rows *= 2;
+  p.b_k_contiguous = b_transposed(s.layout);
+  p.columns = p.b_k_contiguous ? kFewRowsDotColumns : kFewRowsAxpyColumns;
+  const std::int64_t units = (s.k + kFewRowsKUnit - 1) / kFewRowsKUnit;
+  const std::int64_t max_units = std::max<std::int64_t>(1, kFewRowsSmemBytes / (p.rows * 4 * kFewRowsKUnit));
+  const std::int64_t column_blocks = (s.n + p.columns - 1) / p.columns;
+  const std::int64_t fewest = (units + max_units - 1) / max_units;
+  const std::int64_t for_parallelism =
+      std::min<std::int64_t>((blocks_wanted + column_blocks - 1) / column_blocks,
+                             std::max<std::int64_t>(1, s.k / kFewRowsMinSliceForParallelism));
+  const std::int64_t slices = std::max(fewest, for_parallelism);
+  const std::int64_t units_per_slice = (units + slices - 1) / slices;
+  p.slice_k = int(units_per_slice * kFewRowsKUnit);
+  p.slices = int((units + units_per_slice - 1) / units_per_slice);
+  return p;
+}
+
+inline std::string few_rows_name(const FewRowsPlan& p) {
+  return std::string("few-rows ") + (p.b_k_contiguous ? "dot" : "axpy") + " " + std::to_string(p.rows) + " rows, " +
+         std::to_string(p.slices) + (p.slices == 1 ? " slice" : " slices") + " of K " + std::to_string(p.slice_k);
+}
+
+// The partial sums of a split plan: one m x n plane per slice, rows rounded to 4 floats.
+inline std::size_t few_rows_partial_bytes(const GemmShape& s, const FewRowsPlan& p) {
+  return p.slices == 1 ? 0 : std::size_t(p.slices) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4;
+}
+
+// The plan on the selected GPU.
+FewRowsPlan few_rows_plan_here(const GemmShape& s);
+// Scratch the path needs on the selected GPU for this shape: 0 when it does not take the shape.
+std::size_t few_rows_scratch_bytes(const GemmShape& s);
+
+// C = alpha op(A) op(B) + beta C in FP32 for g.m <= kFewRowsMaxM; `partials` as few_rows_partial_bytes asks for.
+void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity);
+
+}  // namespace matcompare::gpu
