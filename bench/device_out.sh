@@ -8,15 +8,31 @@ pack() {
 }
 trap pack EXIT
 trap 'exit 143' TERM INT
+cli=build/apps/matcompare  # the CLI the scripts run
 log() { echo "$(date +%T) $*" | tee -a "$out/logs/steps.txt"; }
 # The build (bench/gpu_build.sh) and the whole CTest suite but the report's (CPU only) and cuBLASMp's (not built
-# without its wheel), logged; exits the script when the build fails. Usage: build_and_ctest COMMIT
+# without its wheel), logged, the failed tests run again with their output; exits the script when the build fails.
+# Usage: build_and_ctest COMMIT
 build_and_ctest() {
   source bench/gpu_build.sh
   log build
   gpu_build "$1" "$out/logs" || exit 1
   log built
   ctest --test-dir build -j4 --timeout 150 -E "test_report|test_gpu_cublasmp" > "$out/logs/ctest.log" 2>&1
-  log "ctest exit $?: $(grep -E 'tests passed' "$out/logs/ctest.log")"
+  local status=$?
+  log "ctest exit $status: $(grep -E 'tests passed' "$out/logs/ctest.log")"
   grep -E "Test +#" "$out/logs/ctest.log"
+  [ $status -eq 0 ] || ctest --test-dir build --rerun-failed --output-on-failure --timeout 150 \
+    > "$out/logs/ctest_failed.log" 2>&1
+}
+# compute-sanitizer's TOOL (memcheck, racecheck) on the rows FILTER names at M x N x K in every layout, alpha 0.5 and
+# beta 2, logged with its summary and how many rows passed. Usage: sanitize TOOL M N K FILTER [SECONDS]
+sanitize() {
+  local tool=$1 m=$2 n=$3 k=$4 filter=$5 seconds=${6:-60}
+  local name=sanitizer_${tool}_${m}x${n}x${k}.log
+  timeout -s INT "$seconds" compute-sanitizer --tool "$tool" --error-exitcode 9 $cli --m "$m" \
+    --n "$n" --k "$k" --layout NN,NT,TN,TT --alpha 0.5 --beta 2 --filter "$filter" --repetitions 1 --min-time 0 \
+    --no-flush --format csv > "$out/logs/$name" 2>&1
+  log "$tool ${m}x${n}x${k} exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/logs/$name" | tail -1);" \
+    "rows passed: $(grep -c ',passed,' "$out/logs/$name")"
 }

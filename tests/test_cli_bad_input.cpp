@@ -218,6 +218,7 @@ std::vector<Case> bad_input_cases() {
       {"MATCOMPARE_BLIS_BLOCKS", {"abc", "1,2", "0,1,1", "1,1,1,1,1", "256,336,2720,", "99999999,1,1"}},
       {"MATCOMPARE_MICROKERNEL", {"foo", "AVX2+FMA", " generic", "generic "}},
       {"MATCOMPARE_TF32_TILE", {"64x64", "256X128", "abc"}},
+      {"MATCOMPARE_FEW_ROWS", {"abc", "65", "-1", "1e1", " 8"}},
       {"MATCOMPARE_CUBLASXT_BLOCK_DIM", {"", "abc", "32", "65537", "8192x"}},
       {"MATCOMPARE_CUBLASMP_BLOCK", {"", "0", "65537", "abc"}},
       {"MATCOMPARE_CUBLASMP_TIMEOUT_S", {"", "0", "1e3", "86401"}},

@@ -134,13 +134,13 @@ TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, s
   }
 }
 
-// Up to kFewRowsMaxM rows the three fast rows run the few-rows kernels, FP32 throughout: held here to FP32's bound
-// whatever the row's precision, with B read along K (NT, TT) and along N (NN, TN), K whole and split across blocks,
-// and the kernel named in the result.
+// The few-rows kernels, FP32 throughout, forced on up to kFewRowsMaxM rows in all three fast rows: held here to FP32's
+// bound whatever the row's precision, with B read along K (NT, TT) and along N (NN, TN), K whole and split across
+// blocks, one chunk of rows or several; then each row's default and the kernel named in the result.
 namespace {
-struct FewRowsOff {
-  FewRowsOff() { setenv(gpu::kFewRowsVariable, "0", 1); }
-  ~FewRowsOff() { unsetenv(gpu::kFewRowsVariable); }
+struct FewRowsSet {
+  explicit FewRowsSet(const char* value) { setenv(gpu::kFewRowsVariable, value, 1); }
+  ~FewRowsSet() { unsetenv(gpu::kFewRowsVariable); }
 };
 
 std::string kernel_for(const Backend& backend, const GemmShape& shape) {
@@ -151,18 +151,24 @@ std::string kernel_for(const Backend& backend, const GemmShape& shape) {
 }
 }  // namespace
 
-TEST_CASE("the few-rows kernels: every layout, 1 to 16 rows, K whole or split, FP32-accurate in every fast row") {
-  const std::vector<GemmShape> shapes{{1, 1, 1},     {1, 4097, 3001}, {2, 33, 65},     {3, 127, 1000},  {5, 1001, 4099},
-                                      {8, 64, 7},    {13, 131, 2049}, {16, 257, 1300}, {16, 40, 20000}, {11, 3, 5000}};
+TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, FP32-accurate in every fast row") {
+  const std::vector<GemmShape> shapes{{1, 1, 1},       {1, 4097, 3001}, {2, 33, 65},     {3, 127, 1000},
+                                      {5, 1001, 4099}, {8, 64, 7},      {13, 131, 2049}, {16, 257, 1300},
+                                      {16, 40, 20000}, {11, 3, 5000},   {17, 45, 33},    {40, 1000, 999},
+                                      {64, 97, 2100}};
   for (const char* name : {"gpu/simt-tuned", "gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
     SUBCASE(name) {
       const Backend& backend = find_backend(name);
-      int split = 0;
+      const int row_default = std::string(name) == "gpu/tensor-core-tf32-ws" ? gpu::kFewRowsTf32Rows
+                                                                              : gpu::kFewRowsFp32Rows;
+      const FewRowsSet all("64");
+      int split = 0, chunked = 0;
       for (Layout layout : matcompare_test::all_layouts())
         for (GemmShape shape : shapes) {
           shape.layout = layout;
-          REQUIRE(gpu::few_rows_takes(shape));
+          REQUIRE(gpu::few_rows_takes(shape, row_default));
           split += gpu::few_rows_plan_here(shape).slices > 1;
+          chunked += gpu::few_rows_plan_here(shape).row_chunks > 1;
           for (const matcompare_test::Scaling scaling :
                {matcompare_test::Scaling{0.5f, 2.0f}, {1.0f, 0.0f}, {-1.5f, 0.0f}})
             matcompare_test::check_gemm_against_reference(
@@ -173,16 +179,26 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 16 rows, K whole or split, F
                 shape, scaling);
         }
       CHECK(split >= 16);
-      for (Layout layout : matcompare_test::all_layouts())
+      CHECK(chunked == 8);
+      for (Layout layout : matcompare_test::all_layouts()) {
         matcompare_test::check_repeatable(backend, {16, 1001, 4099, layout});
-
+        matcompare_test::check_repeatable(backend, {40, 1001, 4099, layout});
+      }
       CHECK(kernel_for(backend, {5, 1001, 4099, Layout::nt}).rfind("few-rows dot 8 rows, ", 0) == 0);
       CHECK(kernel_for(backend, {16, 1001, 4099, Layout::tn}).rfind("few-rows axpy 16 rows, ", 0) == 0);
-      CHECK(kernel_for(backend, {17, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
-      const FewRowsOff off;  // the tiled kernels take the same shapes again
-      CHECK(kernel_for(backend, {5, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
-      for (const GemmShape shape : {GemmShape{1, 1, 1}, GemmShape{5, 1001, 4099, Layout::nt}})
-        matcompare_test::check_against_reference(backend, shape, {0.5f, 2.0f});
+      CHECK(kernel_for(backend, {64, 1001, 4099, Layout::nt}).rfind("few-rows dot 16 rows x 4, ", 0) == 0);
+      CHECK(kernel_for(backend, {65, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
+      {
+        const FewRowsSet off("0");  // the tiled kernels take the same shapes again
+        CHECK(kernel_for(backend, {5, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
+        for (const GemmShape shape : {GemmShape{1, 1, 1}, GemmShape{5, 1001, 4099, Layout::nt}})
+          matcompare_test::check_against_reference(backend, shape, {0.5f, 2.0f});
+      }
+      const FewRowsSet row_defaults("");
+      CHECK(gpu::few_rows_takes({row_default, 1001, 4099}, row_default));
+      CHECK_FALSE(gpu::few_rows_takes({row_default + 1, 1001, 4099}, row_default));
+      CHECK(kernel_for(backend, {row_default, 1001, 4099, Layout::nt}).rfind("few-rows dot", 0) == 0);
+      CHECK(kernel_for(backend, {row_default + 1, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
     }
   }
 }

@@ -152,6 +152,7 @@ class Slowed final : public Backend {
     void flush_cache() override { inner->flush_cache(); }
     void synchronize() override { inner->synchronize(); }
     std::unique_ptr<Stopwatch> stopwatch() override { return inner->stopwatch(); }
+    std::string kernel() const override { return "slowed"; }  // as a row that chooses its kernel per shape
     std::unique_ptr<Workspace> inner;
     double sleep_ms, every_other_ms;
     int runs = 0;
@@ -204,6 +205,8 @@ TEST_CASE("a backend whose one run does not fit its budget gets an estimate from
   CHECK(r.estimate_rows > 0);
   CHECK(r.estimate_rows < p.shape.m);
   CHECK(r.reason.find("estimate from rows 0-" + std::to_string(r.estimate_rows - 1) + " of 2000") != std::string::npos);
+  // The kernel ran on those rows, and a row that chooses per shape may run another on all 2000.
+  CHECK(r.kernel == "slowed (rows 0-" + std::to_string(r.estimate_rows - 1) + ")");
   CHECK(r.verified);
   CHECK(r.errors.passed);
   CHECK(r.compute.samples >= 1);

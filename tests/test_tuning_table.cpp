@@ -154,16 +154,18 @@ TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empt
 }
 
 TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memory, K split while SMs would idle") {
-  for (std::int64_t m : {1, 2, 3, 5, 8, 9, 16})
+  for (std::int64_t m : {1, 2, 3, 5, 8, 9, 16, 17, 33, 64})
     for (std::int64_t n : {1, 33, 4096, 128256})
       for (std::int64_t k : {1, 7, 128, 129, 4099, 14336, 65536})
         for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) {
           const GemmShape s{m, n, k, layout};
           const gpu::FewRowsPlan p = gpu::few_rows_plan(s, 1056);
           INFO(to_string(s), ": ", gpu::few_rows_name(p));
-          CHECK(p.rows >= m);
-          CHECK(p.rows < 2 * m);
           CHECK((p.rows & (p.rows - 1)) == 0);
+          CHECK(p.rows <= gpu::kFewRowsChunk);
+          CHECK(std::int64_t(p.rows) * p.row_chunks >= m);      // every row in a chunk
+          CHECK(std::int64_t(p.rows) * (p.row_chunks - 1) < m);  // no chunk empty
+          CHECK((p.row_chunks == 1 || p.rows == gpu::kFewRowsChunk));
           CHECK(p.b_k_contiguous == b_transposed(layout));
           CHECK(p.slice_k % gpu::kFewRowsKUnit == 0);
           CHECK(std::int64_t(p.rows) * p.slice_k * 4 <= gpu::kFewRowsSmemBytes);
@@ -179,7 +181,13 @@ TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memor
   CHECK(plan(16, 4096, 14336) == "few-rows dot 16 rows, 19 slices of K 768"); // A's 16 rows x 768 fill 48 KiB
   CHECK(gpu::few_rows_name(gpu::few_rows_plan({16, 4096, 4096, Layout::nn}, 1056)) ==
         "few-rows axpy 16 rows, 8 slices of K 512");  // 32 blocks a slice: split to the 512 floor
-  CHECK(gpu::few_rows_enabled(nullptr));
-  CHECK(gpu::few_rows_enabled("1"));
-  CHECK_FALSE(gpu::few_rows_enabled("0"));
+  CHECK(plan(64, 4096, 4096) == "few-rows dot 16 rows x 4, 6 slices of K 768");  // 512 blocks a slice
+  CHECK(gpu::few_rows_limit(nullptr, 8) == 8);
+  CHECK(gpu::few_rows_limit("", 8) == 8);
+  CHECK(gpu::few_rows_limit("0", 8) == 0);
+  CHECK(gpu::few_rows_limit("64", 8) == 64);
+  for (const char* bad : {"65", "-1", "abc", " 8", "1e1", "100"})
+    CHECK_THROWS_WITH_AS(gpu::few_rows_limit(bad, 8),
+                         (std::string("MATCOMPARE_FEW_ROWS=") + bad + " is not a number of rows from 0 to 64").c_str(),
+                         std::invalid_argument);
 }

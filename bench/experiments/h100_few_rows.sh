@@ -8,18 +8,9 @@ set -uo pipefail
 out=$1 commit=$2
 source bench/device_out.sh
 build_and_ctest "$commit"
-cli=build/apps/matcompare
 rows=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32
 for tool in memcheck racecheck; do
-  for shape in "5 1001 4099" "16 257 1300" "1 33 65"; do
-    read -r m n k <<< "$shape"
-    timeout -s INT 90 compute-sanitizer --tool $tool --error-exitcode 9 $cli --m "$m" --n "$n" --k "$k" \
-      --layout NN,NT,TN,TT --alpha 0.5 --beta 2 --filter $rows --repetitions 1 --min-time 0 --no-flush \
-      --format csv > "$out/logs/sanitizer_${tool}_${m}x${n}x${k}.log" 2>&1
-    log "$tool ${m}x${n}x${k} exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' \
-      "$out/logs/sanitizer_${tool}_${m}x${n}x${k}.log" | tail -1); rows passed: \
-      $(grep -c ',passed,' "$out/logs/sanitizer_${tool}_${m}x${n}x${k}.log")"
-  done
+  for shape in "5 1001 4099" "16 257 1300" "1 33 65"; do sanitize $tool $shape $rows 90; done
 done
 fast=$rows,cublas-fp32,cublas-tf32,cublaslt,cutlass
 suite() { local name=$1 budget=$2; timeout $((budget + 40)) $cli --suite "$name" --budget "$budget" --filter $fast \

@@ -8,7 +8,6 @@ set -uo pipefail
 out=$1 commit=$2
 source bench/device_out.sh
 build_and_ctest "$commit"
-cli=build/apps/matcompare
 timeout -s INT 60 compute-sanitizer --tool memcheck --error-exitcode 9 --target-processes all $cli --m 67 --n 45 \
   --k 33 --alpha 0.5 --beta 2 --filter cutlass,simt-tuned,tensor-core-tf32-ws,3xtf32,cublas --repetitions 1 \
   --min-time 0 --no-flush --format csv > "$out/logs/sanitizer_memcheck_nn.log" 2>&1

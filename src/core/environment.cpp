@@ -13,6 +13,7 @@
 #include "../gpu/hopper/tf32_passes.hpp"
 #include "../gpu/multi/mp_workspace.hpp"
 #include "../gpu/multi/multi_gpu.hpp"
+#include "../gpu/simt/few_rows.hpp"
 #include "host_memory.hpp"
 
 namespace matcompare {
@@ -40,6 +41,7 @@ void check_environment() {
     cpu::blis::forced_microkernel();
     check_host_memory();
     gpu::tf32_tile_named(std::getenv(gpu::kTf32TileVariable));
+    gpu::few_rows_limit(std::getenv(gpu::kFewRowsVariable), 0);
     if (const char* edge = std::getenv(gpu::kCublasXtBlockDimVariable)) gpu::parse_cublasxt_block_dim(edge);
     gpu::cublasmp_block_override();
     gpu::cublasmp_timeout_s();

@@ -33,7 +33,10 @@ void estimate_from_rows(const Backend& backend, const Problem& p, const Benchmar
   MatrixF out(std::size_t(rows), p.shape.n, std::numeric_limits<float>::quiet_NaN());
   std::vector<double> subset_ms{subset.compute_ms(p.alpha, p.beta, c_in, o)};
   subset.ws->download(out);
+  // The kernel a row chooses per shape may differ between these rows and the whole problem (a few rows go to
+  // the few-rows kernels): it is named with the rows it ran on.
   r.kernel = subset.ws->kernel();
+  if (!r.kernel.empty()) r.kernel += " (" + rows_text(rows) + ")";
   r.errors = compare_to_reference(out, reference, r.backend.precision);
   r.verified = true;
   r.verified_rows = rows;

@@ -47,14 +47,14 @@ constexpr int kMinTensorDepth = 8;
 
 KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape)) return {few_rows_name(few_rows_plan_here(shape)) + " (FP32)"};
+  if (few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_name(few_rows_plan_here(shape)) + " (FP32)"};
   if (g.k < kMinTensorDepth) return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel};
   return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape, 3))};
 }
 
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape))
+  if (few_rows_takes(shape, kFewRowsFp32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   if (g.k < kMinTensorDepth) return launch_simt_tuned(g);
   const int rows = int(split_a_rows(shape));
@@ -73,7 +73,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
 }
 
 std::size_t split_a_scratch_bytes(const GemmShape& s) {
-  if (few_rows_takes(s)) return few_rows_scratch_bytes(s);
+  if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
   return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 3));
 }
 

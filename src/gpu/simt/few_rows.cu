@@ -35,45 +35,49 @@ struct Args {
   int ldc;
   int m, n, n_padded, k_padded;
   float alpha, beta;
-  int slice_k, column_blocks;
+  int slice_k, row_chunks, column_blocks;
   float* partials;  // nullptr: one slice, C written directly
   int ld_partial;
 };
 
-// The block's share of A: rows [0, kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and past K's
-// padding (k_len, a multiple of 4, is what is left of K from k0).
+// The block's share of A: rows [row0, row0 + kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and
+// past K's padding (k_len, a multiple of 4, is what is left of K from k0).
 template <int kRows>
-__device__ void load_a_slice(const Args& p, int k0, int k_len, float* sa) {
+__device__ void load_a_slice(const Args& p, int row0, int k0, int k_len, float* sa) {
   if (!p.a_transposed) {
     const int vectors = p.slice_k / 4;
     for (int i = threadIdx.x; i < kRows * vectors; i += blockDim.x) {
       const int row = i / vectors, col = i % vectors * 4;
       float4 v = make_float4(0, 0, 0, 0);
-      if (row < p.m && col < k_len)
-        v = __ldg(reinterpret_cast<const float4*>(p.a + std::size_t(row) * p.lda + k0 + col));
+      if (row0 + row < p.m && col < k_len)
+        v = __ldg(reinterpret_cast<const float4*>(p.a + std::size_t(row0 + row) * p.lda + k0 + col));
       *reinterpret_cast<float4*>(sa + row * p.slice_k + col) = v;
     }
   } else {  // stored K x M: consecutive threads read consecutive rows of one k
     for (int i = threadIdx.x; i < kRows * p.slice_k; i += blockDim.x) {
       const int kk = i / kRows, row = i % kRows;
-      sa[row * p.slice_k + kk] = row < p.m && kk < k_len ? __ldg(p.a + std::size_t(k0 + kk) * p.lda + row) : 0.0f;
+      sa[row * p.slice_k + kk] =
+          row0 + row < p.m && kk < k_len ? __ldg(p.a + std::size_t(k0 + kk) * p.lda + row0 + row) : 0.0f;
     }
   }
 }
 
-// Which slice of K and which columns the block takes (slices outermost, so that the blocks resident together share
-// A's slice in L2); A's share is in `sa` on return.
+// Which rows, slice of K and columns the block takes. Row chunks innermost: the blocks of one slice and columns run
+// together and read B's columns from memory once, from L2 the other times; slices outermost, so that the blocks
+// resident together share A's slice in L2. A's share is in `sa` on return.
 struct BlockSlice {
-  int slice, column_block, k0, k_len;
+  int row0, slice, column_block, k0, k_len;
 };
 template <int kRows>
 __device__ BlockSlice begin_slice(const Args& p, float* sa) {
   BlockSlice at;
-  at.slice = int(blockIdx.x) / p.column_blocks;
-  at.column_block = int(blockIdx.x) % p.column_blocks;
+  const int chunk = int(blockIdx.x) % p.row_chunks, rest = int(blockIdx.x) / p.row_chunks;
+  at.row0 = chunk * kRows;
+  at.slice = rest / p.column_blocks;
+  at.column_block = rest % p.column_blocks;
   at.k0 = at.slice * p.slice_k;
   at.k_len = min(p.slice_k, p.k_padded - at.k0);
-  load_a_slice<kRows>(p, at.k0, at.k_len, sa);
+  load_a_slice<kRows>(p, at.row0, at.k0, at.k_len, sa);
   __syncthreads();
   return at;
 }
@@ -117,7 +121,7 @@ __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
   extern __shared__ float4 smem[];
   float* sa = reinterpret_cast<float*>(smem);
   const BlockSlice at = begin_slice<kRows>(p, sa);
-  const int slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
+  const int row0 = at.row0, slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int col0 = (column_block * kDotWarps + warp) * kDotColumnsPerWarp;
@@ -157,7 +161,7 @@ __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
   if (lane % kDuplicates != 0) return;
 #pragma unroll
   for (int i = 0; i < kHeld; ++i) {
-    const int row = (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
+    const int row = row0 + (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
     if (row < p.m && col < p.n) store(p, slice, row, col, sum[i]);
   }
 }
@@ -169,7 +173,7 @@ __global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
   extern __shared__ float4 smem[];
   float* sa = reinterpret_cast<float*>(smem);
   const BlockSlice at = begin_slice<kRows>(p, sa);
-  const int slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
+  const int row0 = at.row0, slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
 
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int col = column_block * kFewRowsAxpyColumns + 4 * lane;
@@ -209,10 +213,10 @@ __global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
   for (int i = threadIdx.x; i < kRows * kFewRowsAxpyColumns; i += blockDim.x) {
     const int row = i / kFewRowsAxpyColumns, c = i % kFewRowsAxpyColumns;
     const int out_col = column_block * kFewRowsAxpyColumns + c;
-    if (row >= p.m || out_col >= p.n) continue;
+    if (row0 + row >= p.m || out_col >= p.n) continue;
     float total = 0.0f;
     for (int w = 0; w < kAxpyWarps; ++w) total += sums[(w * kRows + row) * kFewRowsAxpyColumns + c];
-    store(p, slice, row, out_col, total);
+    store(p, slice, row0 + row, out_col, total);
   }
 }
 
@@ -232,7 +236,7 @@ __global__ void add_slices(Args p, int slices) {
 
 template <int kRows>
 void launch_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t stream) {
-  const long long block_count = (long long)args.column_blocks * plan.slices;
+  const long long block_count = (long long)args.row_chunks * args.column_blocks * plan.slices;
   if (block_count > INT_MAX) throw std::runtime_error("few-rows kernel: the problem needs more blocks than a grid has");
   const unsigned blocks = unsigned(block_count);
   const std::size_t a_bytes = std::size_t(kRows) * plan.slice_k * sizeof(float);
@@ -246,11 +250,22 @@ void launch_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t stream)
   MC_CHECK_LAUNCH();
 }
 
+void launch_for_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t stream) {
+  switch (plan.rows) {
+    case 1: return launch_rows<1>(args, plan, stream);
+    case 2: return launch_rows<2>(args, plan, stream);
+    case 4: return launch_rows<4>(args, plan, stream);
+    case 8: return launch_rows<8>(args, plan, stream);
+    case 16: return launch_rows<16>(args, plan, stream);
+    default: throw std::logic_error("few-rows kernel: no kernel for " + std::to_string(plan.rows) + " rows");
+  }
+}
+
 }  // namespace
 
 void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity) {
   const GemmShape shape{g.m, g.n, g.k};
-  if (g.m > plan.rows || plan.rows > kFewRowsMaxM || plan.slice_k % kFewRowsKUnit != 0 ||
+  if (g.m > plan.rows * plan.row_chunks || g.m <= plan.rows * (plan.row_chunks - 1) || plan.rows > kFewRowsChunk || plan.slice_k % kFewRowsKUnit != 0 ||
       std::int64_t(plan.slices) * plan.slice_k < g.k_padded ||
       std::size_t(plan.rows) * plan.slice_k * sizeof(float) > std::size_t(kFewRowsSmemBytes) ||
       plan.b_k_contiguous != g.b_transposed)
@@ -260,49 +275,24 @@ void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partia
   if (needed > partial_capacity || (needed > 0 && partials == nullptr))
     throw std::logic_error("few-rows kernel: the plan (" + few_rows_name(plan) + ") needs " + std::to_string(needed) +
                            " bytes of partial sums and the workspace has " + std::to_string(partial_capacity));
-  Args args{g.a,
-            g.lda,
-            g.a_transposed,
-            g.b,
-            g.ldb,
-            g.c,
-            g.ldc,
-            g.m,
-            g.n,
-            g.n_padded,
-            g.k_padded,
-            g.alpha,
-            g.beta,
-            plan.slice_k,
-            int((g.n + plan.columns - 1) / plan.columns),
-            plan.slices > 1 ? partials : nullptr,
-            (g.n + 3) / 4 * 4};
-  switch (plan.rows) {
-    case 1:
-      launch_rows<1>(args, plan, g.stream);
-      break;
-    case 2:
-      launch_rows<2>(args, plan, g.stream);
-      break;
-    case 4:
-      launch_rows<4>(args, plan, g.stream);
-      break;
-    case 8:
-      launch_rows<8>(args, plan, g.stream);
-      break;
-    case 16:
-      launch_rows<16>(args, plan, g.stream);
-      break;
-    default:
-      throw std::logic_error("few-rows kernel: no kernel for " + std::to_string(plan.rows) + " rows");
-  }
+  Args args{};
+  args.a = g.a, args.lda = g.lda, args.a_transposed = g.a_transposed;
+  args.b = g.b, args.ldb = g.ldb;
+  args.c = g.c, args.ldc = g.ldc;
+  args.m = g.m, args.n = g.n, args.n_padded = g.n_padded, args.k_padded = g.k_padded;
+  args.alpha = g.alpha, args.beta = g.beta;
+  args.slice_k = plan.slice_k, args.row_chunks = plan.row_chunks;
+  args.column_blocks = int((g.n + plan.columns - 1) / plan.columns);
+  args.partials = plan.slices > 1 ? partials : nullptr;
+  args.ld_partial = (g.n + 3) / 4 * 4;
+  launch_for_rows(args, plan, g.stream);
   if (plan.slices == 1) return;
   add_slices<<<4 * multiprocessor_count(), 256, 0, g.stream>>>(args, plan.slices);
   MC_CHECK_LAUNCH();
 }
 
-bool few_rows_takes(const GemmShape& s) {
-  return s.m <= kFewRowsMaxM && few_rows_enabled(std::getenv(kFewRowsVariable));
+bool few_rows_takes(const GemmShape& s, int row_default) {
+  return s.m <= few_rows_limit(std::getenv(kFewRowsVariable), row_default);
 }
 
 FewRowsPlan few_rows_plan_here(const GemmShape& s) {
@@ -310,8 +300,8 @@ FewRowsPlan few_rows_plan_here(const GemmShape& s) {
   return few_rows_plan(s, std::int64_t(kBlocksPerSm) * multiprocessor_count());
 }
 
-std::size_t few_rows_scratch_bytes(const GemmShape& s) {
-  return few_rows_takes(s) ? few_rows_partial_bytes(s, few_rows_plan_here(s)) : 0;
+std::size_t few_rows_scratch_bytes(const GemmShape& s, int row_default) {
+  return few_rows_takes(s, row_default) ? few_rows_partial_bytes(s, few_rows_plan_here(s)) : 0;
 }
 
 }  // namespace matcompare::gpu

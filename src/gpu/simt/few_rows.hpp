@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "matcompare/backend.hpp"
@@ -12,11 +13,15 @@ namespace matcompare::gpu {
 
 struct DeviceGemm;
 
-// A product of up to this many rows moves B once at the memory bandwidth: its arithmetic, a few FMAs per element of
-// B, stays under the FP32 units' rate. Past it the tiled kernels take over (bench/NOTES.md, "A few-rows kernel for
-// decode").
-constexpr int kFewRowsMaxM = 16;
-// The environment variable that turns the path off ("0"), to measure the tiled kernels on the same shapes.
+// The kernels take up to this many rows, in chunks of up to kFewRowsChunk rows that read the same columns of B at
+// the same time, so that B comes from memory once and from L2 for the other chunks.
+constexpr int kFewRowsMaxM = 64, kFewRowsChunk = 16;
+// How many rows each fast row sends to them by default: as long as they beat its tiled kernels (bench/NOTES.md, "A
+// few-rows kernel for decode"). FP32 arithmetic reaches its limit later than TF32 tensor cores do.
+constexpr int kFewRowsFp32Rows = 64;  // gpu/simt-tuned and gpu/tensor-core-3xtf32
+constexpr int kFewRowsTf32Rows = 8;   // gpu/tensor-core-tf32-ws
+// The environment variable that overrides those for every row: 0 turns the path off (the tiled kernels on the same
+// shapes), a number up to kFewRowsMaxM sets the most rows.
 constexpr const char* kFewRowsVariable = "MATCOMPARE_FEW_ROWS";
 
 // A block's share of A (the rows rounded up to a power of two, by a slice of K) is held in shared memory; this bounds
@@ -31,33 +36,44 @@ constexpr std::int64_t kFewRowsMinSliceForParallelism = 512;
 constexpr int kFewRowsDotColumns = 32, kFewRowsAxpyColumns = 128;
 
 struct FewRowsPlan {
-  int rows;             // M rounded up to a power of two: the rows a block holds
+  int rows;             // M rounded up to a power of two, at most kFewRowsChunk: the rows a block holds
+  int row_chunks;       // blocks along M
   bool b_k_contiguous;  // B stored N x K: lanes run along K and a warp's sums are reduced across lanes
   int columns;          // columns of C per block
   int slice_k;          // K per block, a multiple of kFewRowsKUnit
   int slices;           // blocks along K; above 1 their partial sums go to scratch and a second kernel adds them
 };
 
-inline bool few_rows_enabled(const char* variable_value) {
-  return !(variable_value && std::string(variable_value) == "0");
+// The most rows a fast row sends to the few-rows kernels: `row_default`, or what the variable's value (nullptr when
+// unset) says. Throws std::invalid_argument for a value that is not 0 .. kFewRowsMaxM.
+inline int few_rows_limit(const char* variable_value, int row_default) {
+  if (variable_value == nullptr || *variable_value == '\0') return row_default;
+  const std::string text(variable_value);
+  int rows = -1;
+  if (text.size() <= 2 && text.find_first_not_of("0123456789") == std::string::npos) rows = std::stoi(text);
+  if (rows < 0 || rows > kFewRowsMaxM)
+    throw std::invalid_argument(std::string(kFewRowsVariable) + "=" + text + " is not a number of rows from 0 to " +
+                                std::to_string(kFewRowsMaxM));
+  return rows;
 }
 
-// Whether the fast rows take the few-rows path for this shape (false when MATCOMPARE_FEW_ROWS=0).
-bool few_rows_takes(const GemmShape& s);
+// Whether a fast row whose default is `row_default` takes the few-rows path for this shape (the variable read now).
+bool few_rows_takes(const GemmShape& s, int row_default);
 
 // `blocks_wanted`: enough blocks to keep every SM streaming (a few per SM).
 inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted) {
   FewRowsPlan p{};
   p.rows = 1;
-  while (p.rows < s.m) p.rows *= 2;
+  while (p.rows < s.m && p.rows < kFewRowsChunk) p.rows *= 2;
+  p.row_chunks = int((s.m + p.rows - 1) / p.rows);
   p.b_k_contiguous = b_transposed(s.layout);
   p.columns = p.b_k_contiguous ? kFewRowsDotColumns : kFewRowsAxpyColumns;
   const std::int64_t units = (s.k + kFewRowsKUnit - 1) / kFewRowsKUnit;
   const std::int64_t max_units = std::max<std::int64_t>(1, kFewRowsSmemBytes / (p.rows * 4 * kFewRowsKUnit));
-  const std::int64_t column_blocks = (s.n + p.columns - 1) / p.columns;
+  const std::int64_t blocks_per_slice = (s.n + p.columns - 1) / p.columns * p.row_chunks;
   const std::int64_t fewest = (units + max_units - 1) / max_units;
   const std::int64_t for_parallelism =
-      std::min<std::int64_t>((blocks_wanted + column_blocks - 1) / column_blocks,
+      std::min<std::int64_t>((blocks_wanted + blocks_per_slice - 1) / blocks_per_slice,
                              std::max<std::int64_t>(1, s.k / kFewRowsMinSliceForParallelism));
   const std::int64_t slices = std::max(fewest, for_parallelism);
   const std::int64_t units_per_slice = (units + slices - 1) / slices;
@@ -67,7 +83,8 @@ inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted)
 }
 
 inline std::string few_rows_name(const FewRowsPlan& p) {
-  return std::string("few-rows ") + (p.b_k_contiguous ? "dot" : "axpy") + " " + std::to_string(p.rows) + " rows, " +
+  return std::string("few-rows ") + (p.b_k_contiguous ? "dot" : "axpy") + " " + std::to_string(p.rows) + " rows" +
+         (p.row_chunks > 1 ? " x " + std::to_string(p.row_chunks) : "") + ", " +
          std::to_string(p.slices) + (p.slices == 1 ? " slice" : " slices") + " of K " + std::to_string(p.slice_k);
 }
 
@@ -79,7 +96,7 @@ inline std::size_t few_rows_partial_bytes(const GemmShape& s, const FewRowsPlan&
 // The plan on the selected GPU.
 FewRowsPlan few_rows_plan_here(const GemmShape& s);
 // Scratch the path needs on the selected GPU for this shape: 0 when it does not take the shape.
-std::size_t few_rows_scratch_bytes(const GemmShape& s);
+std::size_t few_rows_scratch_bytes(const GemmShape& s, int row_default);
 
 // C = alpha op(A) op(B) + beta C in FP32 for g.m <= kFewRowsMaxM; `partials` as few_rows_partial_bytes asks for.
 void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity);

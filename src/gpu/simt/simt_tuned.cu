@@ -173,7 +173,7 @@ SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int for
 
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   const int forced_slots = current_choice(shape).slots;
-  std::size_t bytes = few_rows_scratch_bytes(shape);
+  std::size_t bytes = few_rows_scratch_bytes(shape, kFewRowsFp32Rows);
   for (const SimtVariant& v : simt_variants())
     bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
   return bytes;
@@ -190,7 +190,8 @@ bool forced_variant() {
 
 KernelChoice choose_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape)) return {few_rows_name(few_rows_plan_here(shape))};
+  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
+    return {few_rows_name(few_rows_plan_here(shape))};
   const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);
   const SimtSchedule plan = schedule_here(v, shape, choice.slots);
@@ -199,7 +200,7 @@ KernelChoice choose_simt_tuned(const DeviceGemm& g) {
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape))
+  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);
