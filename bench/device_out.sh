@@ -22,7 +22,9 @@ build_and_ctest() {
   local status=$?
   log "ctest exit $status: $(grep -E 'tests passed' "$out/logs/ctest.log")"
   grep -E "Test +#" "$out/logs/ctest.log"
-  [ $status -eq 0 ] || ctest --test-dir build --rerun-failed --output-on-failure --timeout 150 \
+  local failed
+  failed=$(grep -oE '[0-9]+ - [a-z_]+ ' "$out/logs/ctest.log" | awk '{print $3}' | paste -sd'|')
+  [ -z "$failed" ] || ctest --test-dir build -R "^($failed)\$" --output-on-failure --timeout 150 \
     > "$out/logs/ctest_failed.log" 2>&1
 }
 # compute-sanitizer's TOOL (memcheck, racecheck) on the rows FILTER names at M x N x K in every layout, alpha 0.5 and

@@ -161,12 +161,12 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
       const Backend& backend = find_backend(name);
       const int row_default = std::string(name) == "gpu/tensor-core-tf32-ws" ? gpu::kFewRowsTf32Rows
                                                                               : gpu::kFewRowsFp32Rows;
-      const FewRowsSet all("64");
+      const FewRowsSet all("64");  // every shape below, in every row
       int split = 0, chunked = 0;
       for (Layout layout : matcompare_test::all_layouts())
         for (GemmShape shape : shapes) {
           shape.layout = layout;
-          REQUIRE(gpu::few_rows_takes(shape, row_default));
+          REQUIRE(gpu::few_rows_takes(shape, 0));
           split += gpu::few_rows_plan_here(shape).slices > 1;
           chunked += gpu::few_rows_plan_here(shape).row_chunks > 1;
           for (const matcompare_test::Scaling scaling :
@@ -179,7 +179,7 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
                 shape, scaling);
         }
       CHECK(split >= 16);
-      CHECK(chunked == 8);
+      CHECK(chunked == 12);
       for (Layout layout : matcompare_test::all_layouts()) {
         matcompare_test::check_repeatable(backend, {16, 1001, 4099, layout});
         matcompare_test::check_repeatable(backend, {40, 1001, 4099, layout});
@@ -194,11 +194,19 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
         for (const GemmShape shape : {GemmShape{1, 1, 1}, GemmShape{5, 1001, 4099, Layout::nt}})
           matcompare_test::check_against_reference(backend, shape, {0.5f, 2.0f});
       }
+      // The defaults: gpu/simt-tuned goes on to 64 rows where its tiles of 128 columns are fewer than the SMs.
       const FewRowsSet row_defaults("");
-      CHECK(gpu::few_rows_takes({row_default, 1001, 4099}, row_default));
-      CHECK_FALSE(gpu::few_rows_takes({row_default + 1, 1001, 4099}, row_default));
-      CHECK(kernel_for(backend, {row_default, 1001, 4099, Layout::nt}).rfind("few-rows dot", 0) == 0);
-      CHECK(kernel_for(backend, {row_default + 1, 1001, 4099, Layout::nt}).find("few-rows") == std::string::npos);
+      const bool simt = std::string(name) == "gpu/simt-tuned";
+      const int wide = 128 * gpu::multiprocessor_count();
+      const std::vector<std::pair<GemmShape, bool>> defaults{
+          {{row_default, wide, 9, Layout::nt}, true},
+          {{row_default + 1, wide, 9, Layout::nt}, false},
+          {{64, wide - 128, 9, Layout::nt}, simt},
+          {{65, 100, 9, Layout::nt}, false}};
+      for (const auto& [shape, few_rows] : defaults) {
+        INFO(to_string(shape));
+        CHECK((kernel_for(backend, shape).rfind("few-rows dot", 0) == 0) == few_rows);
+      }
     }
   }
 }

@@ -47,7 +47,7 @@ constexpr int kMinTensorDepth = 8;
 
 KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_name(few_rows_plan_here(shape)) + " (FP32)"};
+  if (few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g) + " (FP32)"};
   if (g.k < kMinTensorDepth) return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel};
   return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape, 3))};
 }

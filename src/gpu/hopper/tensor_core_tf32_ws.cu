@@ -376,7 +376,7 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape, kFewRowsTf32Rows)) return {few_rows_name(few_rows_plan_here(shape)) + " (FP32)"};
+  if (few_rows_takes(shape, kFewRowsTf32Rows)) return {few_rows_choose(g) + " (FP32)"};
   return {"TF32 " + tf32_plan_name(tf32_plan_here(shape, 1))};
 }
 

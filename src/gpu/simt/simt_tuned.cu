@@ -169,11 +169,18 @@ SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int for
   return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, slots, forced_slots > 0);
 }
 
+// Up to kFewRowsFp32Rows rows go to the few-rows kernels, and up to kFewRowsMaxM where the tiled kernels' tiles of 128
+// columns are fewer than the SMs: there the tiled kernel leaves SMs idle (bench/NOTES.md, "A few-rows kernel for
+// decode").
+int few_rows_default(const GemmShape& s) {
+  return (s.n + 127) / 128 < multiprocessor_count() ? kFewRowsMaxM : kFewRowsFp32Rows;
+}
+
 }  // namespace
 
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   const int forced_slots = current_choice(shape).slots;
-  std::size_t bytes = few_rows_scratch_bytes(shape, kFewRowsFp32Rows);
+  std::size_t bytes = few_rows_scratch_bytes(shape, few_rows_default(shape));
   for (const SimtVariant& v : simt_variants())
     bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
   return bytes;
@@ -190,8 +197,7 @@ bool forced_variant() {
 
 KernelChoice choose_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
-    return {few_rows_name(few_rows_plan_here(shape))};
+  if (!forced_variant() && few_rows_takes(shape, few_rows_default(shape))) return {few_rows_choose(g)};
   const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);
   const SimtSchedule plan = schedule_here(v, shape, choice.slots);
@@ -200,7 +206,7 @@ KernelChoice choose_simt_tuned(const DeviceGemm& g) {
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
+  if (!forced_variant() && few_rows_takes(shape, few_rows_default(shape)))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);
