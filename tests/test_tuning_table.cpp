@@ -176,7 +176,7 @@ TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memor
   auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k) {
     return gpu::few_rows_name(gpu::few_rows_plan({m, n, k, Layout::nt}, 1056));
   };
-  CHECK(plan(1, 4096, 4096) == "few-rows dot 1 rows, 5 slices of K 896");     // 256 blocks a slice: split for SMs
+  CHECK(plan(1, 4096, 4096) == "few-rows dot 1 rows, 8 slices of K 512");     // 128 blocks a slice: split for SMs
   CHECK(plan(1, 128256, 4096) == "few-rows dot 1 rows, 1 slice of K 4096");  // 4008 blocks: no split needed
   CHECK(plan(16, 4096, 14336) == "few-rows dot 16 rows, 19 slices of K 768"); // A's 16 rows x 768 fill 48 KiB
   CHECK(gpu::few_rows_name(gpu::few_rows_plan({16, 4096, 4096, Layout::nn}, 1056)) ==

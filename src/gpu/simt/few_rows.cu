@@ -3,8 +3,8 @@
 // Extends: gpu/dot-transposed-b (ladder/dot_transposed_b.cu), whose threads each read a row of A and one of Bᵀ.
 // Adds: with M <= kFewRowsMaxM (a decode step's tokens) the work is B streamed once from memory; a block tile of 64
 // or more rows would hold a few. So a block keeps A's few rows for a slice of K in shared memory, reads its columns
-// of B once in 16-byte vectors that bypass L1, and several blocks split K, their partial sums added in a fixed order
-// (the bits repeat) by whichever block of the tile stores its sums last, so that no second kernel is launched. B stored N x K (y = x·Wᵀ) is read along K, one warp per 4 columns, and
+// of B once in 16-byte vectors that bypass L1, and several blocks split K, their partial sums added by a second
+// kernel in a fixed order (the bits repeat). B stored N x K (y = x·Wᵀ) is read along K, one warp per 4 columns, and
 // each warp's sums are reduced across its lanes; B stored K x N is read along N, lanes owning 4 columns each and the
 // block's warps splitting the slice. FP32 throughout: the rows that are TF32 (or 3xTF32) elsewhere lose nothing at a
 // memory-bound shape by computing in FP32 here.
@@ -19,7 +19,7 @@
 namespace matcompare::gpu {
 namespace {
 
-constexpr int kDotWarps = 4, kDotColumnsPerWarp = kFewRowsDotColumns / kDotWarps;
+constexpr int kDotWarps = 8, kDotColumnsPerWarp = kFewRowsDotColumns / kDotWarps;
 constexpr int kAxpyWarps = 4;
 constexpr unsigned kAllLanes = 0xffffffffu;
 static_assert(kAxpyWarps * 32 * 4 >= kFewRowsAxpyColumns && kFewRowsAxpyColumns == 32 * 4,
@@ -35,10 +35,9 @@ struct Args {
   int ldc;
   int m, n, n_padded, k_padded;
   float alpha, beta;
-  int slice_k, row_chunks, column_blocks, slices;
+  int slice_k, row_chunks, column_blocks;
   float* partials;  // nullptr: one slice, C written directly
   int ld_partial;
-  int* counters;  // per tile, after the partial sums
 };
 
 // The block's share of A: rows [row0, row0 + kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and
@@ -93,31 +92,6 @@ __device__ __forceinline__ void store(const Args& p, int slice, int row, int col
   }
 }
 
-// With K split, the block's sums are in its slice's plane. The tile's last block to get here adds every slice's, in
-// slice order, into C and sets the tile's counter back to zero for the next launch (the threadfence reduction).
-__device__ void finish_tile(const Args& p, int row0, int rows, int col0, int columns) {
-  if (!p.partials) return;
-  __shared__ bool last;
-  __threadfence();  // this block's sums are visible to the block that adds them
-  __syncthreads();
-  const int tile = int(blockIdx.x) % (p.row_chunks * p.column_blocks);
-  if (threadIdx.x == 0) last = atomicAdd(p.counters + tile, 1) == p.slices - 1;
-  __syncthreads();
-  if (!last) return;
-  __threadfence();
-  const std::size_t plane = std::size_t(p.m) * p.ld_partial;
-  for (int i = threadIdx.x; i < rows * columns; i += blockDim.x) {
-    const int row = row0 + i / columns, col = col0 + i % columns;
-    if (row >= p.m || col >= p.n) continue;
-    const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
-    float sum = __ldcg(part);  // from L2: other SMs wrote them
-    for (int s = 1; s < p.slices; ++s) sum += __ldcg(part + s * plane);
-    float* out = p.c + std::size_t(row) * p.ldc + col;
-    *out = scale_output(p.alpha, p.beta, sum, out);
-  }
-  if (threadIdx.x == 0) p.counters[tile] = 0;
-}
-
 // Sums each of the warp's V values over its 32 lanes, halving the values a lane holds at each exchange (V - 1
 // shuffles in all where a full reduction of each would take 5 V). A lane ends with max(1, V / 32) sums, of the
 // values numbered `first` on; below V = 32 the lanes that differ only in their low bits hold the same sums.
@@ -141,11 +115,9 @@ __device__ __forceinline__ void reduce_scatter(float* v, int lane, int& first) {
   }
 }
 
-// B stored N x K. Warp w of the block takes kDotColumnsPerWarp columns; its lanes read 4 consecutive k each, and the
-// next step's B is loaded before this step's arithmetic, so that a warp always has loads in flight. 16 rows hold 64
-// sums a lane: three blocks an SM.
+// B stored N x K. Warp w of the block takes kDotColumnsPerWarp columns; its lanes read 4 consecutive k each.
 template <int kRows>
-__global__ void __launch_bounds__(kDotWarps * 32, kRows >= 16 ? 3 : 4) few_rows_dot(Args p) {
+__global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
   extern __shared__ float4 smem[];
   float* sa = reinterpret_cast<float*>(smem);
   const BlockSlice at = begin_slice<kRows>(p, sa);
@@ -162,17 +134,12 @@ __global__ void __launch_bounds__(kDotWarps * 32, kRows >= 16 ? 3 : 4) few_rows_
   for (int j = 0; j < kDotColumnsPerWarp; ++j)
     b_cols[j] = col0 + j < p.n ? p.b + std::size_t(col0 + j) * p.ldb + k0 : nullptr;
 
-  const auto load_b = [&](int kk, float4* bv) {
+#pragma unroll(kRows >= 16 ? 1 : 2)  // two steps in flight where the registers allow (bench/NOTES.md)
+  for (int kk = 4 * lane; kk < k_len; kk += 32 * 4) {
+    float4 bv[kDotColumnsPerWarp];
 #pragma unroll
     for (int j = 0; j < kDotColumnsPerWarp; ++j)
-      bv[j] = b_cols[j] && kk < k_len ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + kk)) : make_float4(0, 0, 0, 0);
-  };
-  float4 bv[kDotColumnsPerWarp];
-  load_b(4 * lane, bv);
-#pragma unroll 1
-  for (int kk = 4 * lane; kk < k_len; kk += 32 * 4) {
-    float4 next[kDotColumnsPerWarp];
-    load_b(kk + 32 * 4, next);
+      bv[j] = b_cols[j] ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + kk)) : make_float4(0, 0, 0, 0);
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
       const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + kk);
@@ -185,22 +152,18 @@ __global__ void __launch_bounds__(kDotWarps * 32, kRows >= 16 ? 3 : 4) few_rows_
         s = fmaf(av.w, bv[j].w, s);
       }
     }
-#pragma unroll
-    for (int j = 0; j < kDotColumnsPerWarp; ++j) bv[j] = next[j];
   }
 
   int first = 0;
   reduce_scatter<kValues, 16>(sum, lane, first);
   constexpr int kHeld = kValues >= 32 ? kValues / 32 : 1;
   constexpr int kDuplicates = kValues >= 32 ? 1 : 32 / kValues;
-  if (lane % kDuplicates == 0) {
+  if (lane % kDuplicates != 0) return;
 #pragma unroll
-    for (int i = 0; i < kHeld; ++i) {
-      const int row = row0 + (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
-      if (row < p.m && col < p.n) store(p, slice, row, col, sum[i]);
-    }
+  for (int i = 0; i < kHeld; ++i) {
+    const int row = row0 + (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
+    if (row < p.m && col < p.n) store(p, slice, row, col, sum[i]);
   }
-  finish_tile(p, row0, kRows, column_block * kFewRowsDotColumns, kFewRowsDotColumns);
 }
 
 // B stored K x N. The block takes 128 columns, lane l of every warp columns 4l .. 4l + 3; warp w takes the slice's
@@ -255,7 +218,20 @@ __global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
     for (int w = 0; w < kAxpyWarps; ++w) total += sums[(w * kRows + row) * kFewRowsAxpyColumns + c];
     store(p, slice, row0 + row, out_col, total);
   }
-  finish_tile(p, row0, kRows, column_block * kFewRowsAxpyColumns, kFewRowsAxpyColumns);
+}
+
+// C = alpha * (the slices' partial sums, added in slice order) + beta * C.
+__global__ void add_slices(Args p, int slices) {
+  const std::size_t total = std::size_t(p.m) * p.n, plane = std::size_t(p.m) * p.ld_partial;
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
+       i += std::size_t(gridDim.x) * blockDim.x) {
+    const int row = int(i / p.n), col = int(i % p.n);
+    const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
+    float sum = part[0];
+    for (int s = 1; s < slices; ++s) sum += part[s * plane];
+    float* out = p.c + std::size_t(row) * p.ldc + col;
+    *out = scale_output(p.alpha, p.beta, sum, out);
+  }
 }
 
 template <int kRows>
@@ -287,14 +263,6 @@ void launch_for_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t str
 
 }  // namespace
 
-namespace {
-
-int* counters_of(const DeviceGemm& g, const FewRowsPlan& plan, float* partials) {
-  return reinterpret_cast<int*>(partials + std::size_t(plan.slices) * g.m * ((g.n + 3) / 4 * 4));
-}
-
-}  // namespace
-
 void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity) {
   const GemmShape shape{g.m, g.n, g.k};
   if (g.m > plan.rows * plan.row_chunks || g.m <= plan.rows * (plan.row_chunks - 1) || plan.rows > kFewRowsChunk || plan.slice_k % kFewRowsKUnit != 0 ||
@@ -315,25 +283,15 @@ void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partia
   args.alpha = g.alpha, args.beta = g.beta;
   args.slice_k = plan.slice_k, args.row_chunks = plan.row_chunks;
   args.column_blocks = int((g.n + plan.columns - 1) / plan.columns);
-  args.slices = plan.slices;
   args.partials = plan.slices > 1 ? partials : nullptr;
   args.ld_partial = (g.n + 3) / 4 * 4;
-  args.counters = plan.slices > 1 ? counters_of(g, plan, partials) : nullptr;
   launch_for_rows(args, plan, g.stream);
-}
-
-void few_rows_reset(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity) {
   if (plan.slices == 1) return;
-  if (few_rows_partial_bytes(shape_of(g), plan) > partial_capacity)
-    throw std::logic_error("few-rows kernel: the workspace has no room for the plan (" + few_rows_name(plan) + ")");
-  MC_CUDA_CHECK(cudaMemsetAsync(counters_of(g, plan, partials), 0, std::size_t(plan.tiles()) * sizeof(int), g.stream));
+  add_slices<<<4 * multiprocessor_count(), 256, 0, g.stream>>>(args, plan.slices);
+  MC_CHECK_LAUNCH();
 }
 
-std::string few_rows_choose(const DeviceGemm& g) {
-  const FewRowsPlan plan = few_rows_plan_here(shape_of(g));
-  few_rows_reset(g, plan, static_cast<float*>(g.scratch), g.scratch_bytes);
-  return few_rows_name(plan);
-}
+std::string few_rows_choose(const DeviceGemm& g) { return few_rows_name(few_rows_plan_here(shape_of(g))); }
 
 bool few_rows_takes(const GemmShape& s, int row_default) {
   return s.m <= few_rows_limit(std::getenv(kFewRowsVariable), row_default);

@@ -16,9 +16,9 @@ struct DeviceGemm;
 // The kernels take up to this many rows, in chunks of up to kFewRowsChunk rows that read the same columns of B at
 // the same time, so that B comes from memory once and from L2 for the other chunks.
 constexpr int kFewRowsMaxM = 64, kFewRowsChunk = 16;
-// How many rows each fast row sends to them by default: as long as they beat its tiled kernels on the H100 (bench/NOTES.md,
-// "A few-rows kernel for decode"). TF32 tensor cores outrun FP32 arithmetic sooner; gpu/simt-tuned goes on to
-// kFewRowsMaxM where its tiled kernel has fewer tiles than the GPU has SMs (simt_tuned.cu).
+// How many rows each fast row sends to them by default: as long as they beat its tiled kernels on the H100
+// (bench/NOTES.md, "A few-rows kernel for decode"). TF32 tensor cores outrun FP32 arithmetic sooner; gpu/simt-tuned
+// goes on to kFewRowsMaxM where its tiled kernel has fewer tiles than the GPU has SMs (simt_tuned.cu).
 constexpr int kFewRowsFp32Rows = 32;  // gpu/simt-tuned and gpu/tensor-core-3xtf32
 constexpr int kFewRowsTf32Rows = 4;   // gpu/tensor-core-tf32-ws
 // The environment variable that overrides those for every row: 0 turns the path off (the tiled kernels on the same
@@ -32,20 +32,17 @@ constexpr std::int64_t kFewRowsSmemBytes = 48 * 1024;
 constexpr std::int64_t kFewRowsKUnit = 128;
 // Splitting K for parallelism stops here: a shorter slice writes more partial sums than it saves.
 constexpr std::int64_t kFewRowsMinSliceForParallelism = 512;
-// Columns of C a block covers: B stored N x K (K contiguous) is read by warps of 4 columns each, 4 warps a block;
+// Columns of C a block covers: B stored N x K (K contiguous) is read by warps of 4 columns each, 8 warps a block;
 // B stored K x N by lanes of 4 columns each, 4 warps splitting the slice.
-constexpr int kFewRowsDotColumns = 16, kFewRowsAxpyColumns = 128;
+constexpr int kFewRowsDotColumns = 32, kFewRowsAxpyColumns = 128;
 
 struct FewRowsPlan {
   int rows;             // M rounded up to a power of two, at most kFewRowsChunk: the rows a block holds
   int row_chunks;       // blocks along M
   bool b_k_contiguous;  // B stored N x K: lanes run along K and a warp's sums are reduced across lanes
   int columns;          // columns of C per block
-  std::int64_t n_columns;  // N
   int slice_k;          // K per block, a multiple of kFewRowsKUnit
-  int slices;           // blocks along K; above 1 their partial sums go to scratch and the last block of a tile to
-                        // arrive adds them
-  std::int64_t tiles() const;  // blocks a slice has: row chunks x column blocks
+  int slices;           // blocks along K; above 1 their partial sums go to scratch and a second kernel adds them
 };
 
 // The most rows a fast row sends to the few-rows kernels: `row_default`, or what the variable's value (nullptr when
@@ -72,10 +69,9 @@ inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted)
   p.row_chunks = int((s.m + p.rows - 1) / p.rows);
   p.b_k_contiguous = b_transposed(s.layout);
   p.columns = p.b_k_contiguous ? kFewRowsDotColumns : kFewRowsAxpyColumns;
-  p.n_columns = s.n;
   const std::int64_t units = (s.k + kFewRowsKUnit - 1) / kFewRowsKUnit;
   const std::int64_t max_units = std::max<std::int64_t>(1, kFewRowsSmemBytes / (p.rows * 4 * kFewRowsKUnit));
-  const std::int64_t blocks_per_slice = p.tiles();
+  const std::int64_t blocks_per_slice = (s.n + p.columns - 1) / p.columns * p.row_chunks;
   const std::int64_t fewest = (units + max_units - 1) / max_units;
   const std::int64_t for_parallelism =
       std::min<std::int64_t>((blocks_wanted + blocks_per_slice - 1) / blocks_per_slice,
@@ -87,21 +83,15 @@ inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted)
   return p;
 }
 
-inline std::int64_t FewRowsPlan::tiles() const {
-  return std::int64_t(row_chunks) * ((n_columns + columns - 1) / columns);
-}
-
 inline std::string few_rows_name(const FewRowsPlan& p) {
   return std::string("few-rows ") + (p.b_k_contiguous ? "dot" : "axpy") + " " + std::to_string(p.rows) + " rows" +
          (p.row_chunks > 1 ? " x " + std::to_string(p.row_chunks) : "") + ", " +
          std::to_string(p.slices) + (p.slices == 1 ? " slice" : " slices") + " of K " + std::to_string(p.slice_k);
 }
 
-// The scratch of a split plan: the partial sums, one m x n plane per slice with rows rounded to 4 floats, then a
-// counter per tile of the blocks that have stored theirs (zero between launches: few_rows_reset).
+// The partial sums of a split plan: one m x n plane per slice, rows rounded to 4 floats.
 inline std::size_t few_rows_partial_bytes(const GemmShape& s, const FewRowsPlan& p) {
-  if (p.slices == 1) return 0;
-  return std::size_t(p.slices) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4 + std::size_t(p.tiles()) * 4;
+  return p.slices == 1 ? 0 : std::size_t(p.slices) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4;
 }
 
 // The plan on the selected GPU.
@@ -109,11 +99,7 @@ FewRowsPlan few_rows_plan_here(const GemmShape& s);
 // Scratch the path needs on the selected GPU for this shape: 0 when it does not take the shape.
 std::size_t few_rows_scratch_bytes(const GemmShape& s, int row_default);
 
-// Zeroes a split plan's counters in `partials` (the choice's work at upload: every launch leaves them zero again).
-void few_rows_reset(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity);
-
-// The choice at upload of a row that takes the path (GpuKernelSpec::choosing_with): the plan here, its counters
-// zeroed, and its name.
+// The choice at upload of a row that takes the path (GpuKernelSpec::choosing_with): the name of the plan here.
 std::string few_rows_choose(const DeviceGemm& g);
 
 // C = alpha op(A) op(B) + beta C in FP32 for g.m <= kFewRowsMaxM; `partials` as few_rows_partial_bytes asks for.
