@@ -10,14 +10,18 @@ trap pack EXIT
 trap 'exit 143' TERM INT
 cli=build/apps/matcompare  # the CLI the scripts run
 log() { echo "$(date +%T) $*" | tee -a "$out/logs/steps.txt"; }
-# The build (bench/gpu_build.sh) and the whole CTest suite but the report's (CPU only) and cuBLASMp's (not built
-# without its wheel), logged, the failed tests run again with their output; exits the script when the build fails.
-# Usage: build_and_ctest COMMIT
-build_and_ctest() {
+# The build alone (bench/gpu_build.sh), logged; exits the script when it fails. Usage: build_only COMMIT
+build_only() {
   source bench/gpu_build.sh
   log build
   gpu_build "$1" "$out/logs" || exit 1
   log built
+}
+# The build and the whole CTest suite but the report's (CPU only) and cuBLASMp's (not built
+# without its wheel), logged, the failed tests run again with their output; exits the script when the build fails.
+# Usage: build_and_ctest COMMIT
+build_and_ctest() {
+  build_only "$1"
   ctest --test-dir build -j4 --timeout 150 -E "test_report|test_gpu_cublasmp" > "$out/logs/ctest.log" 2>&1
   local status=$?
   log "ctest exit $status: $(grep -E 'tests passed' "$out/logs/ctest.log")"
@@ -37,4 +41,17 @@ sanitize() {
     --no-flush --format csv > "$out/logs/$name" 2>&1
   log "$tool ${m}x${n}x${k} exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/logs/$name" | tail -1);" \
     "rows passed: $(grep -c ',passed,' "$out/logs/$name")"
+}
+# Breaks FILE on purpose with the sed expression EDIT, rebuilds, runs the GPU backends' test cases CASES (it must
+# fail), then restores FILE and rebuilds. Usage: mutate FILE EDIT CASES LABEL
+mutate() {
+  local file=$1 edit=$2 cases=$3 label=$4
+  cp "$file" /tmp/mutated.kept
+  sed -i "$edit" "$file"
+  cmake --build build -j"$(nproc)" > "$out/logs/mutation_build.log" 2>&1
+  build/tests/test_gpu_backends --test-case="$cases" > "$out/logs/mutation_test.log" 2>&1
+  log "mutation ($label): test exit $? (must be non-zero): $(grep -cE 'ERROR' "$out/logs/mutation_test.log") errors"
+  cp /tmp/mutated.kept "$file"
+  cmake --build build -j"$(nproc)" > "$out/logs/restore_build.log" 2>&1
+  log "restored build exit $?"
 }

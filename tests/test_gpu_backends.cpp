@@ -97,6 +97,51 @@ TEST_CASE("gpu/simt-tuned's cut last round is correct and gives the same bits ev
     }
 }
 
+// Environment and workspace helpers of the cases below.
+namespace {
+struct FewRowsSet {
+  explicit FewRowsSet(const char* value) { setenv(gpu::kFewRowsVariable, value, 1); }
+  ~FewRowsSet() { unsetenv(gpu::kFewRowsVariable); }
+};
+
+std::string kernel_for(const Backend& backend, const GemmShape& shape) {
+  auto ws = backend.prepare(shape);
+  ws->upload(MatrixF::random(stored_a_rows(shape), stored_a_cols(shape), 3),
+             MatrixF::random(stored_b_rows(shape), stored_b_cols(shape), 4));
+  return ws->kernel();
+}
+}  // namespace
+
+// Tiles that fill at most half the GPU with deep K split K (SimtSchedule::splits): each variant the table names, and
+// the default, on such shapes in every layout, repeatable, and named so in the result.
+TEST_CASE("gpu/simt-tuned splits K when its tiles are few: correct in every layout and the same bits every time") {
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  for (const char* name : {"64x128x16_w32x64_l4x8_s4_rowA_b3", "128x64x16_w64x32_l8x4_s4_rowA_b3",
+                           "96x128x16_w48x64_l4x8_s3_colA_b3", "128x128x16_w64x32_l8x4_s2_colA_b2"}) {
+    SUBCASE(name) {
+      const gpu::SimtVariant* variant = nullptr;
+      for (const gpu::SimtVariant& v : gpu::simt_variants())
+        if (v.name == name) variant = &v;
+      REQUIRE(variant != nullptr);
+      gpu::force_simt_choice({name, 3});
+      for (const GemmShape shape : {GemmShape{100, 130, 3000}, GemmShape{33, 300, 999}, GemmShape{200, 70, 2049}}) {
+        const std::int64_t slots = std::int64_t(gpu::multiprocessor_count()) * variant->resident_blocks();
+        REQUIRE(gpu::simt_schedule_for(shape, variant->block_rows, variant->block_cols, variant->block_k, slots)
+                    .splits > 1);
+        for (Layout layout : matcompare_test::all_layouts()) {
+          if (!variant->takes(layout)) continue;
+          const GemmShape laid{shape.m, shape.n, shape.k, layout};
+          matcompare_test::check_against_reference(tuned, laid, {0.5f, 2.0f});
+          matcompare_test::check_against_reference(tuned, laid, {1.0f, 0.0f});
+        }
+        matcompare_test::check_repeatable(tuned, shape);
+        CHECK(kernel_for(tuned, shape).find(", K split ") != std::string::npos);
+      }
+      gpu::force_simt_choice({});
+    }
+  }
+}
+
 // The shapes of the first case reach only some of the TF32 engine's tiles, and with at most 64 tiles they all
 // split K. Each tile is forced here in turn, on those shapes and on one of more tiles than an H100 or H200 has SMs
 // (144 to 288 tiles, 3 or 9 steps): no split, and blocks that walk several tiles through one ring.
@@ -137,19 +182,6 @@ TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, s
 // The few-rows kernels, FP32 throughout, forced on up to kFewRowsMaxM rows in all three fast rows: held here to FP32's
 // bound whatever the row's precision, with B read along K (NT, TT) and along N (NN, TN), K whole and split across
 // blocks, one chunk of rows or several; then each row's default and the kernel named in the result.
-namespace {
-struct FewRowsSet {
-  explicit FewRowsSet(const char* value) { setenv(gpu::kFewRowsVariable, value, 1); }
-  ~FewRowsSet() { unsetenv(gpu::kFewRowsVariable); }
-};
-
-std::string kernel_for(const Backend& backend, const GemmShape& shape) {
-  auto ws = backend.prepare(shape);
-  ws->upload(MatrixF::random(stored_a_rows(shape), stored_a_cols(shape), 3),
-             MatrixF::random(stored_b_rows(shape), stored_b_cols(shape), 4));
-  return ws->kernel();
-}
-}  // namespace
 
 TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, FP32-accurate in every fast row") {
   const std::vector<GemmShape> shapes{{1, 1, 1},       {1, 4097, 3001}, {2, 33, 65},     {3, 127, 1000},
@@ -194,15 +226,10 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
         for (const GemmShape shape : {GemmShape{1, 1, 1}, GemmShape{5, 1001, 4099, Layout::nt}})
           matcompare_test::check_against_reference(backend, shape, {0.5f, 2.0f});
       }
-      // The defaults: gpu/simt-tuned goes on to 64 rows where its tiles of 128 columns are fewer than the SMs.
       const FewRowsSet row_defaults("");
-      const bool simt = std::string(name) == "gpu/simt-tuned";
-      const int wide = 128 * gpu::multiprocessor_count();
-      const std::vector<std::pair<GemmShape, bool>> defaults{
-          {{row_default, wide, 9, Layout::nt}, true},
-          {{row_default + 1, wide, 9, Layout::nt}, false},
-          {{64, wide - 128, 9, Layout::nt}, simt},
-          {{65, 100, 9, Layout::nt}, false}};
+      const std::vector<std::pair<GemmShape, bool>> defaults{{{row_default, 1000, 9, Layout::nt}, true},
+                                                             {{row_default + 1, 1000, 9, Layout::nt}, false},
+                                                             {{65, 100, 9, Layout::nt}, false}};
       for (const auto& [shape, few_rows] : defaults) {
         INFO(to_string(shape));
         CHECK((kernel_for(backend, shape).rfind("few-rows dot", 0) == 0) == few_rows);

@@ -120,6 +120,33 @@ TEST_CASE("a cut round: every cut tile has a head and a tail, and the idle slots
       }
 }
 
+TEST_CASE("a schedule splits K where the tiles fill at most half the slots, K is deep and it gains; never a cut") {
+  for (std::int64_t tiles : {1, 2, 5, 32, 64, 100, 132, 133, 264})
+    for (std::int64_t k_tiles : {1, 8, 15, 16, 63, 256, 4096})
+      for (std::int64_t slots : {132, 264, 396}) {
+        const gpu::SimtSchedule plan = gpu::simt_schedule(tiles, k_tiles, slots);
+        INFO("tiles=", tiles, " k_tiles=", k_tiles, " slots=", slots);
+        const bool may_split = 2 * tiles <= slots && k_tiles >= 16;
+        if (!may_split) CHECK(plan.splits == 1);
+        if (may_split && k_tiles >= 63) CHECK(plan.splits > 1);  // deep: what a split costs is small beside it
+        if (plan.splits == 1) continue;
+        CHECK(plan.head_k_tiles == 0);
+        CHECK(plan.whole_tiles == tiles);
+        CHECK(plan.splits <= 16);
+        CHECK(plan.splits * tiles <= slots);                                // one round
+        CHECK(std::int64_t(plan.splits) * plan.split_k_tiles >= k_tiles);   // K covered
+        CHECK(std::int64_t(plan.splits - 1) * plan.split_k_tiles < k_tiles);  // no split empty
+        CHECK(plan.split_k_tiles >= 8);
+        CHECK(gpu::simt_scratch_bytes(plan, 8192) == std::size_t(plan.splits) * tiles * 8192 * sizeof(float));
+        CHECK(plan.rounds < 1.0);
+        CHECK(gpu::simt_schedule(tiles, k_tiles, slots, true).splits == 1);  // forced slots cut, never split
+      }
+  // 64 x 4096 in 64x128 tiles, three blocks on each of 132 SMs: 32 tiles, 256 k tiles split 12 ways.
+  const gpu::SimtSchedule decode = gpu::simt_schedule_for({64, 4096, 4096}, 64, 128, 16, 132 * 3);
+  CHECK(decode.splits == 12);
+  CHECK(decode.split_k_tiles == 22);
+}
+
 TEST_CASE("the choice follows the tuned times on the tuned shape and the waves elsewhere") {
   const std::vector<gpu::SimtTableRow> table = {
       {90, 1000, k128x128, 4, 16, 0.001},

@@ -151,8 +151,8 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a "
                             "tuned table picks the variant per GPU and shape class; a part-empty last round is cut in "
                             "k across idle slots; a transposed operand goes through registers where its tile needs; "
-                            "up to 64 rows (decode) go to a few-rows kernel that streams B once, K split across "
-                            "blocks")),
+                            "up to 32 rows (decode) go to a few-rows kernel that streams B once, K split across "
+                            "blocks; few tiles and deep K split K")),
       kernel(GPU_LAUNCH(launch_simt_tuned))
           .with_scratch(GPU_SCRATCH(simt_tuned_scratch_bytes))
           .choosing_with(GPU_LAUNCH(choose_simt_tuned)));
@@ -166,7 +166,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), "
                             "two consumer warpgroups with double-buffered fragments, grouped tile order; the tile that "
                             "fills the last wave best, split K while tiles are fewer than SMs; A stored transposed is "
-                            "copied K-major first; up to 8 rows go to the FP32 few-rows kernel",
+                            "copied K-major first; up to 4 rows go to the FP32 few-rows kernel",
                             Precision::tf32)),
       kernel(GPU_LAUNCH(launch_tensor_core_tf32_ws))
           .with_scratch(GPU_SCRATCH(tf32_scratch_bytes))
@@ -174,7 +174,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
           .needs_compute_capability(90));
   gpu(every_layout(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
                             "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, "
-                            "big*small, small*big); up to 64 rows go to the FP32 few-rows kernel")),
+                            "big*small, small*big); up to 32 rows go to the FP32 few-rows kernel")),
       kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
           .with_scratch(GPU_SCRATCH(split_a_scratch_bytes))
           .choosing_with(GPU_LAUNCH(choose_tensor_core_3xtf32))

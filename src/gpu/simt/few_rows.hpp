@@ -17,8 +17,8 @@ struct DeviceGemm;
 // the same time, so that B comes from memory once and from L2 for the other chunks.
 constexpr int kFewRowsMaxM = 64, kFewRowsChunk = 16;
 // How many rows each fast row sends to them by default: as long as they beat its tiled kernels on the H100
-// (bench/NOTES.md, "A few-rows kernel for decode"). TF32 tensor cores outrun FP32 arithmetic sooner; gpu/simt-tuned
-// goes on to kFewRowsMaxM where its tiled kernel has fewer tiles than the GPU has SMs (simt_tuned.cu).
+// (bench/NOTES.md, "A few-rows kernel for decode"); TF32 tensor cores outrun FP32 arithmetic sooner. Past these,
+// the tiled kernels split K where their tiles are few.
 constexpr int kFewRowsFp32Rows = 32;  // gpu/simt-tuned and gpu/tensor-core-3xtf32
 constexpr int kFewRowsTf32Rows = 4;   // gpu/tensor-core-tf32-ws
 // The environment variable that overrides those for every row: 0 turns the path off (the tiled kernels on the same

@@ -62,6 +62,9 @@ namespace {
 // What cutting costs, in k tiles of work (estimates, bench/NOTES.md, "gpu/simt-tuned: stream-K for the last round only"): a tail block's ring fill and store, and the
 // kernel that adds the parts (two more launches, a read of both parts and a write of the tile).
 constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
+// Splitting K: at most this many blocks a tile, each with at least kMinSplitKTiles k tiles (bench/NOTES.md, "A
+// few-rows kernel for decode").
+constexpr std::int64_t kMaxSimtSplits = 16, kMinSplitKTiles = 8;
 
 std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -72,6 +75,15 @@ SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_
   plan.tiles = plan.whole_tiles = tiles;
   if (tiles < 1 || k_tiles < 1 || slots < 1) return plan;
   plan.rounds = double(ceil_div64(tiles, slots));
+  const std::int64_t splits = std::min({kMaxSimtSplits, slots / tiles, k_tiles / kMinSplitKTiles});
+  if (!cut_any_rest && splits >= 2) {
+    SimtSchedule split = plan;
+    split.split_k_tiles = int(ceil_div64(k_tiles, splits));
+    split.splits = int(ceil_div64(k_tiles, split.split_k_tiles));
+    split.rounds = (double(ceil_div64(tiles * split.splits, slots)) * (split.split_k_tiles + kTailCostKTiles) +
+                    kAddCostKTiles) / double(k_tiles);
+    if (split.rounds < 0.99 * plan.rounds) return split;  // gains 1% or more
+  }
   const std::int64_t full_rounds = tiles / slots, rest = tiles % slots, idle = slots - rest;
   // With no whole round before it, the cut round is all there is: tried, and it lost (bench/NOTES.md,
   // "gpu/simt-tuned: stream-K for the last round, a persistent grid").
@@ -93,6 +105,7 @@ SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_
 }
 
 std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats) {
+  if (plan.splits > 1) return std::size_t(plan.splits) * std::size_t(plan.tiles) * std::size_t(tile_floats) * 4;
   if (plan.head_k_tiles == 0) return 0;
   return 2 * std::size_t(plan.cut_tiles()) * std::size_t(tile_floats) * sizeof(float);
 }
@@ -169,18 +182,12 @@ SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int for
   return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, slots, forced_slots > 0);
 }
 
-// Up to kFewRowsFp32Rows rows go to the few-rows kernels, and up to kFewRowsMaxM where the tiled kernels' tiles of 128
-// columns are fewer than the SMs: there the tiled kernel leaves SMs idle (bench/NOTES.md, "A few-rows kernel for
-// decode").
-int few_rows_default(const GemmShape& s) {
-  return (s.n + 127) / 128 < multiprocessor_count() ? kFewRowsMaxM : kFewRowsFp32Rows;
-}
 
 }  // namespace
 
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   const int forced_slots = current_choice(shape).slots;
-  std::size_t bytes = few_rows_scratch_bytes(shape, few_rows_default(shape));
+  std::size_t bytes = few_rows_scratch_bytes(shape, kFewRowsFp32Rows);
   for (const SimtVariant& v : simt_variants())
     bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
   return bytes;
@@ -197,16 +204,17 @@ bool forced_variant() {
 
 KernelChoice choose_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape, few_rows_default(shape))) return {few_rows_choose(g)};
+  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g)};
   const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);
   const SimtSchedule plan = schedule_here(v, shape, choice.slots);
+  if (plan.splits > 1) return {v.name + ", K split " + std::to_string(plan.splits) + " ways"};
   return {v.name + (plan.head_k_tiles > 0 ? ", last round cut in k" : "")};
 }
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape, few_rows_default(shape)))
+  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   const SimtChoice choice = current_choice(shape);
   const SimtVariant& v = named_variant(choice.variant);

@@ -336,6 +336,46 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_cut_round_ker
   out.put_blocks(acc, out_row + lanes.a_first, 4 * C::kLaneRows, out_col + lanes.b_first, 4 * C::kLaneCols);
 }
 
+// K split (SimtSchedule::splits): block s * tiles + t takes k tiles s * split_k_tiles .. of tile t (tiles innermost:
+// the blocks that run at once share k, and so rows of A and columns of B in L2) and writes its raw sum to part
+// s * tiles + t; simt_add_splits then finishes C.
+template <typename C>
+__global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_split_k_kernel(
+    const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, int m, int n, int k_padded,
+    int group, int tiles, int split_k_tiles, float* __restrict__ parts) {
+  extern __shared__ float4 smem4[];
+  const int tile = int(blockIdx.x) % tiles, split = int(blockIdx.x) / tiles;
+  const int k_tiles = (k_padded + C::kBK - 1) / C::kBK;
+  const int kt_begin = split * split_k_tiles, kt_end = min(kt_begin + split_k_tiles, k_tiles);
+  int tile_m, tile_n;
+  rasterize(tile, (m + C::kBM - 1) / C::kBM, (n + C::kBN - 1) / C::kBN, group, tile_m, tile_n);
+  float acc[C::kTM][C::kTN] = {};
+  tile_product<C>(reinterpret_cast<float*>(smem4), a, lda, b, ldb, m, n, tile_m * C::kBM, tile_n * C::kBN, kt_begin,
+                  kt_end, min(kt_end * C::kBK, k_padded), acc);
+  const LaneTile<C> lanes(threadIdx.x);
+  const ScaledOutput out{parts + std::size_t(blockIdx.x) * (C::kBM * C::kBN), C::kBN, C::kBM, C::kBN, 1.0f, 0.0f};
+  out.put_blocks(acc, lanes.a_first, 4 * C::kLaneRows, lanes.b_first, 4 * C::kLaneCols);
+}
+
+// C = alpha * (the splits' parts, added in split order) + beta * C, one block a tile: the same sum for every run.
+template <int kBM, int kBN>
+__global__ void simt_add_splits(const float4* __restrict__ parts, float* __restrict__ c, int ldc, int m, int n,
+                                float alpha, float beta, int group, int tiles, int splits) {
+  int tile_m, tile_n;
+  rasterize(blockIdx.x, (m + kBM - 1) / kBM, (n + kBN - 1) / kBN, group, tile_m, tile_n);
+  const float4* first = parts + std::size_t(blockIdx.x) * (kBM * kBN / 4);
+  const std::size_t split_stride = std::size_t(tiles) * (kBM * kBN / 4);
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  for (int e = threadIdx.x; e < kBM * kBN / 4; e += blockDim.x) {
+    float4 sum = __ldcg(first + e);
+    for (int s = 1; s < splits; ++s) {
+      const float4 p = __ldcg(first + s * split_stride + e);
+      sum = make_float4(sum.x + p.x, sum.y + p.y, sum.z + p.z, sum.w + p.w);
+    }
+    out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4, sum);
+  }
+}
+
 // C = alpha * (head + tail) + beta * C over the cut tiles, one block a tile: the same sum for every run.
 template <int kBM, int kBN>
 __global__ void simt_add_parts(const float4* __restrict__ parts, float* __restrict__ c, int ldc, int m, int n,
@@ -359,6 +399,8 @@ void allow_dynamic_smem() {
                                      int(C::kSmemBytes)));
   MC_CUDA_CHECK(cudaFuncSetAttribute(simt_cut_round_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      int(C::kSmemBytes)));
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_split_k_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     int(C::kSmemBytes)));
 }
 
 template <typename C>
@@ -378,6 +420,19 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
     throw std::logic_error("gpu/simt-tuned: a variant launched for another layout");
   allow_dynamic_smem<C>();
   group = group < 1 ? 1 : group;
+  if (plan.splits > 1) {
+    if (simt_scratch_bytes(plan, C::kBM * C::kBN) > g.scratch_bytes)
+      throw std::logic_error("gpu/simt-tuned: the workspace's scratch is smaller than the split's parts");
+    float* parts = static_cast<float*>(g.scratch);
+    const int tiles = int(plan.tiles);
+    simt_split_k_kernel<C><<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
+        g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k_padded, group, tiles, plan.split_k_tiles, parts);
+    MC_CHECK_LAUNCH();
+    simt_add_splits<C::kBM, C::kBN><<<unsigned(tiles), 256, 0, g.stream>>>(
+        reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, tiles, plan.splits);
+    MC_CHECK_LAUNCH();
+    return;
+  }
   if (plan.head_k_tiles == 0) {
     simt_tuned_kernel<C><<<unsigned(plan.whole_tiles), C::kThreads, C::kSmemBytes, g.stream>>>(
         g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group);

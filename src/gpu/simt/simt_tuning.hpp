@@ -20,19 +20,24 @@ struct DeviceGemm;
 // take one block each and run in step, as whole tiles do, so that tiles sharing rows of A or columns of B read them
 // from L2 together; the tails take the idle slots, tails_per_slot of them in turn a slot. Each part goes to scratch
 // and a last small kernel adds the two.
+// Where the tiles fill at most half the slots and K is deep, K is split instead: each tile's k tiles go to `splits`
+// blocks in runs of split_k_tiles, every block's sum goes to scratch, and a last kernel adds them in split order.
 struct SimtSchedule {
   std::int64_t tiles = 0;
   std::int64_t whole_tiles = 0;  // tiles 0 .. whole_tiles - 1 (in rasterized order) take one block each
   int head_k_tiles = 0;          // 0: no tile is cut
   int tails_per_slot = 0;
+  int splits = 1;       // > 1: K split (no cut)
+  int split_k_tiles = 0;
   double rounds = 0;  // estimated time, in rounds of whole tiles
   std::int64_t cut_tiles() const { return tiles - whole_tiles; }
 };
 
 // `slots` > 0. With `cut_any_rest`, the last round is cut whenever it is part-empty and the k loop has two k tiles
-// or more (the tests); otherwise only after at least one whole round, and where the estimate gains.
+// or more (the tests), and K is never split; otherwise the last round is cut only after at least one whole round,
+// and where the estimate gains.
 SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_t slots, bool cut_any_rest = false);
-// Device scratch of a schedule: two parts per cut tile.
+// Device scratch of a schedule: two parts per cut tile, or one per tile and split.
 std::size_t simt_scratch_bytes(const SimtSchedule& plan, int tile_floats);
 
 using SimtLaunchFn = void (*)(const DeviceGemm&, int group, const SimtSchedule& plan);
