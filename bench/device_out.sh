@@ -55,8 +55,3 @@ mutate() {
   cmake --build build -j"$(nproc)" > "$out/logs/restore_build.log" 2>&1
   log "restored build exit $?"
 }
-# The GPU backends' test cases (all but cuBLASMp's), logged with their summary line. Usage: gpu_backends_test
-gpu_backends_test() {
-  build/tests/test_gpu_backends --test-case-exclude="*cublasmp*" > "$out/logs/test_gpu_backends.log" 2>&1
-  log "test_gpu_backends exit $?: $(tail -2 "$out/logs/test_gpu_backends.log" | head -1)"
-}

@@ -8,7 +8,8 @@ set -uo pipefail
 out=$1 commit=$2
 source bench/device_out.sh
 build_only "$commit"
-gpu_backends_test
+build/tests/test_gpu_backends --test-case-exclude="*cublasmp*" > "$out/logs/test_gpu_backends.log" 2>&1
+log "test_gpu_backends exit $?: $(tail -2 "$out/logs/test_gpu_backends.log" | head -1)"
 for shape in "100 130 3000" "33 300 999"; do sanitize memcheck $shape simt-tuned 60; done
 fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass
 for limit in 64 ""; do
