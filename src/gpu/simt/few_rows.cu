@@ -3,11 +3,11 @@
 // Extends: gpu/dot-transposed-b (ladder/dot_transposed_b.cu), whose threads each read a row of A and one of Bᵀ.
 // Adds: with M <= kFewRowsMaxM (a decode step's tokens) the work is B streamed once from memory; a block tile of 64
 // or more rows would hold a few. So a block keeps A's few rows for a slice of K in shared memory, reads its columns
-// of B once in 16-byte vectors that bypass L1, and several blocks split K, their partial sums added by a second
-// kernel in a fixed order (the bits repeat). B stored N x K (y = x·Wᵀ) is read along K, one warp per 4 columns, and
-// each warp's sums are reduced across its lanes; B stored K x N is read along N, lanes owning 4 columns each and the
-// block's warps splitting the slice. FP32 throughout: the rows that are TF32 (or 3xTF32) elsewhere lose nothing at a
-// memory-bound shape by computing in FP32 here.
+// of B once in 16-byte streaming (evict-first) vectors, so that B does not push A out of the caches, and several
+// blocks split K, their partial sums added by a second kernel in a fixed order (the bits repeat). B stored N x K
+// (y = x·Wᵀ) is read along K, one warp per 4 columns, and each warp's sums are reduced across its lanes; B stored
+// K x N is read along N, lanes owning 4 columns each and the block's warps splitting the slice. FP32 throughout: the
+// rows that are TF32 (or 3xTF32) elsewhere lose nothing at a memory-bound shape by computing in FP32 here.
 #include <climits>
 #include <cstdlib>
 #include <stdexcept>
@@ -92,8 +92,8 @@ __device__ __forceinline__ void store(const Args& p, int slice, int row, int col
   }
 }
 
-// Sums each of the warp's V values over its 32 lanes, halving the values a lane holds at each exchange (V - 1
-// shuffles in all where a full reduction of each would take 5 V). A lane ends with max(1, V / 32) sums, of the
+// Sums each of the warp's V values over its 32 lanes, halving the values a lane holds at each exchange (62 shuffles
+// for V = 64, where a full reduction of each value would take 320). A lane ends with max(1, V / 32) sums, of the
 // values numbered `first` on; below V = 32 the lanes that differ only in their low bits hold the same sums.
 template <int V, int kOffset>
 __device__ __forceinline__ void reduce_scatter(float* v, int lane, int& first) {
@@ -265,7 +265,8 @@ void launch_for_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t str
 
 void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity) {
   const GemmShape shape{g.m, g.n, g.k};
-  if (g.m > plan.rows * plan.row_chunks || g.m <= plan.rows * (plan.row_chunks - 1) || plan.rows > kFewRowsChunk || plan.slice_k % kFewRowsKUnit != 0 ||
+  if (g.m > plan.rows * plan.row_chunks || g.m <= plan.rows * (plan.row_chunks - 1) || plan.rows > kFewRowsChunk ||
+      plan.slice_k % kFewRowsKUnit != 0 ||
       std::int64_t(plan.slices) * plan.slice_k < g.k_padded ||
       std::size_t(plan.rows) * plan.slice_k * sizeof(float) > std::size_t(kFewRowsSmemBytes) ||
       plan.b_k_contiguous != g.b_transposed)

@@ -62,8 +62,8 @@ namespace {
 // What cutting costs, in k tiles of work (estimates, bench/NOTES.md, "gpu/simt-tuned: stream-K for the last round only"): a tail block's ring fill and store, and the
 // kernel that adds the parts (two more launches, a read of both parts and a write of the tile).
 constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
-// Splitting K: at most this many blocks a tile, each with at least kMinSplitKTiles k tiles (bench/NOTES.md, "A
-// few-rows kernel for decode").
+// Splitting K: at most this many blocks a tile, in runs of at least kMinSplitKTiles k tiles (the last may be shorter;
+// bench/NOTES.md, "A few-rows kernel for decode").
 constexpr std::int64_t kMaxSimtSplits = 16, kMinSplitKTiles = 8;
 
 std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
