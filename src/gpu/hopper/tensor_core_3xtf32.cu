@@ -22,6 +22,9 @@
 namespace matcompare::gpu {
 namespace {
 
+// Below this K (one wgmma step) the product goes to gpu/simt-tuned (see above).
+constexpr int kMinTensorDepth = 8;
+
 // out (2 * rows x k_padded, dense): small parts of A in rows [0, rows), big parts in rows [rows, 2 rows); rows past
 // m are zero, so the tiles that read them add nothing.
 __global__ void split_a(const float* __restrict__ a, int lda, int m, int rows, int k_padded, float* __restrict__ out) {
@@ -39,10 +42,6 @@ __global__ void split_a(const float* __restrict__ a, int lda, int m, int rows, i
   }
 }
 
-}  // namespace
-
-namespace {
-constexpr int kMinTensorDepth = 8;
 }  // namespace
 
 KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {

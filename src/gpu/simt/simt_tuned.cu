@@ -182,7 +182,6 @@ SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int for
   return simt_schedule_for(shape, v.block_rows, v.block_cols, v.block_k, slots, forced_slots > 0);
 }
 
-
 }  // namespace
 
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
