@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,16 @@ TEST_CASE("every GPU backend matches the float64 reference on odd shapes, any al
 
 // The variants and their override exist only in the CUDA build; without it this suite is skipped anyway.
 #if MATCOMPARE_HAVE_CUDA
+namespace {
+// Forces gpu/simt-tuned's choice for one scope and gives the table back on leaving it, also when a REQUIRE fails.
+struct ForcedSimtChoice {
+  explicit ForcedSimtChoice(const gpu::SimtChoice& choice) { gpu::force_simt_choice(choice); }
+  ~ForcedSimtChoice() { gpu::force_simt_choice({}); }
+  ForcedSimtChoice(const ForcedSimtChoice&) = delete;
+  ForcedSimtChoice& operator=(const ForcedSimtChoice&) = delete;
+};
+}  // namespace
+
 TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning table picks") {
   const Backend& tuned = find_backend("gpu/simt-tuned");
   REQUIRE(gpu::simt_variants().size() >= 10);
@@ -53,7 +64,7 @@ TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning tabl
     every_layout += layouts.size() == 4;
     SUBCASE(v.name.c_str()) {
       REQUIRE(v.takes(Layout::nn));
-      gpu::force_simt_choice({v.name, 3});  // a group that does not divide the block rows
+      const ForcedSimtChoice forced({v.name, 3});  // a group that does not divide the block rows
       matcompare_test::check_backend_in(tuned, layouts);
       if (layouts.size() < 4) {  // a layout it lacks is a clear error, never another layout's kernel
         const MatrixF a(17, 65), b(33, 65);  // NT's stored shapes
@@ -62,7 +73,6 @@ TEST_CASE("every variant of gpu/simt-tuned is correct, whichever the tuning tabl
                              ("gpu/simt-tuned: the variant " + v.name + " is built for NN alone, not NT").c_str(),
                              std::runtime_error);
       }
-      gpu::force_simt_choice({});
     }
   }
   CHECK(every_layout >= 7);
@@ -84,7 +94,7 @@ TEST_CASE("gpu/simt-tuned's cut last round is correct and gives the same bits ev
         const std::int64_t tiles = (1000 + variant->block_rows - 1) / variant->block_rows *
                                    ((1001 + variant->block_cols - 1) / variant->block_cols);
         REQUIRE(gpu::simt_schedule(tiles, 999 / variant->block_k, slots, true).head_k_tiles > 0);
-        gpu::force_simt_choice({name, 3, slots});
+        const ForcedSimtChoice forced({name, 3, slots});
         for (const matcompare_test::Scaling scaling : {matcompare_test::Scaling{0.5f, 2.0f}, {1.0f, 0.0f}})
           matcompare_test::check_against_reference(tuned, {1000, 1001, 999}, scaling);
         matcompare_test::check_against_reference(tuned, {300, 515, 1203}, {-1.5f, 0.0f});
@@ -92,16 +102,25 @@ TEST_CASE("gpu/simt-tuned's cut last round is correct and gives the same bits ev
         if (variant->takes(Layout::tt))  // the layouts' loaders at the head's and the tail's k bounds
           for (Layout layout : {Layout::nt, Layout::tn, Layout::tt})
             matcompare_test::check_against_reference(tuned, {1000, 1001, 999, layout}, {0.5f, 2.0f});
-        gpu::force_simt_choice({});
       }
     }
 }
 
 // Environment and workspace helpers of the cases below.
 namespace {
+// Sets MATCOMPARE_FEW_ROWS for one scope and puts back what was there (a value or none) on leaving it.
 struct FewRowsSet {
-  explicit FewRowsSet(const char* value) { setenv(gpu::kFewRowsVariable, value, 1); }
-  ~FewRowsSet() { unsetenv(gpu::kFewRowsVariable); }
+  explicit FewRowsSet(const char* value) {
+    if (const char* before = std::getenv(gpu::kFewRowsVariable)) previous = before;
+    setenv(gpu::kFewRowsVariable, value, 1);
+  }
+  ~FewRowsSet() {
+    if (previous) setenv(gpu::kFewRowsVariable, previous->c_str(), 1);
+    else unsetenv(gpu::kFewRowsVariable);
+  }
+  FewRowsSet(const FewRowsSet&) = delete;
+  FewRowsSet& operator=(const FewRowsSet&) = delete;
+  std::optional<std::string> previous;
 };
 
 std::string kernel_for(const Backend& backend, const GemmShape& shape) {
@@ -123,7 +142,7 @@ TEST_CASE("gpu/simt-tuned splits K when its tiles are few: correct in every layo
       for (const gpu::SimtVariant& v : gpu::simt_variants())
         if (v.name == name) variant = &v;
       REQUIRE(variant != nullptr);
-      gpu::force_simt_choice({name, 3});
+      const ForcedSimtChoice forced({name, 3});
       for (const GemmShape shape : {GemmShape{100, 130, 3000}, GemmShape{33, 300, 999}, GemmShape{200, 70, 2049}}) {
         const std::int64_t slots = std::int64_t(gpu::multiprocessor_count()) * variant->resident_blocks();
         REQUIRE(gpu::simt_schedule_for(shape, variant->block_rows, variant->block_cols, variant->block_k, slots)
@@ -137,7 +156,6 @@ TEST_CASE("gpu/simt-tuned splits K when its tiles are few: correct in every layo
         matcompare_test::check_repeatable(tuned, shape);
         CHECK(kernel_for(tuned, shape).find(", K split ") != std::string::npos);
       }
-      gpu::force_simt_choice({});
     }
   }
 }

@@ -160,8 +160,10 @@ TEST_CASE("the choice follows the tuned times on the tuned shape and the waves e
   const gpu::SimtChoice ragged = gpu::simt_choice(table, hopper_like(), {4097, 3001, 2049});
   CHECK(ragged.variant == k128x128);
   CHECK(ragged.group == 8);
-  // The small class has a single candidate, whatever its waves.
+  // The small class has a single candidate, whatever its waves; a short C takes it however wide.
   CHECK(gpu::simt_choice(table, hopper_like(), {10, 10, 10}).group == 4);
+  CHECK(gpu::simt_choice(table, hopper_like(), {64, 128256, 4096}).group == 4);
+  CHECK(gpu::simt_choice(table, hopper_like(), {65, 128256, 4096}).group != 4);
 }
 
 TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empty, split K while SMs idle") {

@@ -65,6 +65,9 @@ constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
 // Splitting K: at most this many blocks a tile, in runs of at least kMinSplitKTiles k tiles (the last may be shorter;
 // bench/NOTES.md, "A few-rows kernel for decode").
 constexpr std::int64_t kMaxSimtSplits = 16, kMinSplitKTiles = 8;
+// Up to this many rows of C the choice takes the candidates of the smallest class (bench/NOTES.md, "A few-rows kernel
+// for decode").
+constexpr std::int64_t kShortRows = 64;
 
 std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -118,7 +121,8 @@ SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block
 }
 
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
-  const std::int64_t mn = shape.m * shape.n;
+  // A short C is a problem of small tiles however wide it is: a 128-row tile would leave half its rows empty.
+  const std::int64_t mn = shape.m <= kShortRows ? 1 : shape.m * shape.n;
   std::int64_t class_bound = std::numeric_limits<std::int64_t>::max();
   bool known = false;
   for (const SimtTableRow& row : table)

@@ -91,7 +91,8 @@ SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block
 
 // The candidate of the shape's class with the least estimated time, where a candidate's time per round is
 // taken from its tuned square shape: a shape whose last round is nearly empty for one tile size goes to
-// another. GPUs missing from the table get a safe default.
+// another. Up to 64 rows of C the smallest class's candidates are taken, whatever N. GPUs missing from the table get a
+// safe default.
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape);
 
 // Makes every later gpu/simt-tuned launch use `choice` (the tuner); an empty variant restores the table.
