@@ -201,6 +201,10 @@ TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memor
           CHECK(std::int64_t(p.slices) * p.slice_k >= k);       // K covered
           CHECK(std::int64_t(p.slices - 1) * p.slice_k < k);    // no slice empty
           CHECK((p.slices == 1) == (gpu::few_rows_partial_bytes(s, p) == 0));
+          // Past the slices A's share needs, a slice keeps kFewRowsSliceKPerRow k per row of C.
+          const std::int64_t units = (k + gpu::kFewRowsKUnit - 1) / gpu::kFewRowsKUnit;
+          const std::int64_t max_units = std::max<std::int64_t>(1, gpu::kFewRowsSmemBytes / (p.rows * 4 * gpu::kFewRowsKUnit));
+          if (p.slices > (units + max_units - 1) / max_units) CHECK(p.slice_k >= gpu::kFewRowsSliceKPerRow * m);
         }
   auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k) {
     return gpu::few_rows_name(gpu::few_rows_plan({m, n, k, Layout::nt}, 1056));
@@ -208,8 +212,13 @@ TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memor
   CHECK(plan(1, 4096, 4096) == "few-rows dot 1 rows, 8 slices of K 512");     // 128 blocks a slice: split for SMs
   CHECK(plan(1, 128256, 4096) == "few-rows dot 1 rows, 1 slice of K 4096");  // 4008 blocks: no split needed
   CHECK(plan(16, 4096, 14336) == "few-rows dot 16 rows, 19 slices of K 768"); // A's 16 rows x 768 fill 48 KiB
-  CHECK(gpu::few_rows_name(gpu::few_rows_plan({16, 4096, 4096, Layout::nn}, 1056)) ==
-        "few-rows axpy 16 rows, 8 slices of K 512");  // 32 blocks a slice: split to the 512 floor
+  auto axpy_plan = [](std::int64_t m, std::int64_t n, std::int64_t k) {
+    return gpu::few_rows_name(gpu::few_rows_plan({m, n, k, Layout::nn}, 1056));
+  };
+  CHECK(axpy_plan(16, 4096, 4096) == "few-rows axpy 16 rows, 16 slices of K 256");  // 32 blocks a slice: 16 k a row
+  CHECK(axpy_plan(1, 3072, 1024) == "few-rows axpy 1 rows, 8 slices of K 128");    // 24 blocks a slice: 128 floor
+  CHECK(axpy_plan(1, 64, 1216) == "few-rows axpy 1 rows, 5 slices of K 256");      // at most 1216 / 128 slices
+  CHECK(axpy_plan(64, 512, 4096) == "few-rows axpy 16 rows x 4, 6 slices of K 768");  // A's share bounds the slice
   CHECK(plan(64, 4096, 4096) == "few-rows dot 16 rows x 4, 6 slices of K 768");  // 512 blocks a slice
   CHECK(gpu::few_rows_limit(nullptr, 8) == 8);
   CHECK(gpu::few_rows_limit("", 8) == 8);

@@ -30,8 +30,10 @@ constexpr const char* kFewRowsVariable = "MATCOMPARE_FEW_ROWS";
 constexpr std::int64_t kFewRowsSmemBytes = 48 * 1024;
 // A slice of K is a whole number of the unit a warp reads in one step (32 lanes x 4 floats).
 constexpr std::int64_t kFewRowsKUnit = 128;
-// Splitting K for parallelism stops here: a shorter slice writes more partial sums than it saves.
-constexpr std::int64_t kFewRowsMinSliceForParallelism = 512;
+// Splitting K for parallelism keeps a slice at least this many k per row of C: each slice writes an M x N plane of
+// partial sums that the adding kernel reads back, 2·M·N floats against the slice's slice_k·N floats of B, so the
+// partial sums stay within an eighth of B's traffic (bench/NOTES.md, "Few rows on DeepBench's narrow products").
+constexpr std::int64_t kFewRowsSliceKPerRow = 16;
 // Columns of C a block covers: B stored N x K (K contiguous) is read by warps of 4 columns each, 8 warps a block;
 // B stored K x N by lanes of 4 columns each, 4 warps splitting the slice.
 constexpr int kFewRowsDotColumns = 32, kFewRowsAxpyColumns = 128;
@@ -75,7 +77,7 @@ inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted)
   const std::int64_t fewest = (units + max_units - 1) / max_units;
   const std::int64_t for_parallelism =
       std::min<std::int64_t>((blocks_wanted + blocks_per_slice - 1) / blocks_per_slice,
-                             std::max<std::int64_t>(1, s.k / kFewRowsMinSliceForParallelism));
+                             std::max<std::int64_t>(1, s.k / std::max(kFewRowsKUnit, kFewRowsSliceKPerRow * s.m)));
   const std::int64_t slices = std::max(fewest, for_parallelism);
   const std::int64_t units_per_slice = (units + slices - 1) / slices;
   p.slice_k = int(units_per_slice * kFewRowsKUnit);
