@@ -15,9 +15,6 @@ done
 sanitize memcheck 1 64 1216 simt-tuned 60
 sanitize memcheck 3 3072 1024 simt-tuned,tensor-core-3xtf32 60
 sanitize racecheck 40 100 600 simt-tuned 150
-fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass
-suite() { local name=$1 budget=$2; timeout $((budget + 60)) $cli --suite "$name" --budget "$budget" --filter $fast \
-  --format json --out "$out/results/h100_$name.json" 2>> "$out/logs/runs.log"; log "$name exit $?"; }
 suite deepbench-inference-device 50
 suite deepbench-inference-server 130
 python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1

@@ -14,9 +14,6 @@ timeout 150 $cli --shapes bench/shapes/short_c.txt --budget 90 \
   --filter simt-tuned,tensor-core-3xtf32,cublas-fp32,cublaslt-fp32 --format json \
   --out "$out/results/h100_short_c.json" 2>> "$out/logs/runs.log"
 log "short-C shapes exit $?"
-fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass
-suite() { local name=$1 budget=$2; timeout $((budget + 60)) $cli --suite "$name" --budget "$budget" --filter $fast \
-  --format json --out "$out/results/h100_$name.json" 2>> "$out/logs/runs.log"; log "$name exit $?"; }
 suite deepbench-inference-device 50
 suite deepbench-inference-server 130
 python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1
