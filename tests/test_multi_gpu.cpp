@@ -66,6 +66,45 @@ TEST_CASE("sampled rows are spread evenly from the first row to the last") {
   CHECK(sampled_rows(5) == std::vector<std::int64_t>{0, 1, 2, 3, 4});
   CHECK(sampled_rows(1) == std::vector<std::int64_t>{0});
   CHECK(describe_sample(64, 131072).find("64 rows of 131072") == 0);
+  CHECK(sampled_rows(1000, 3) == std::vector<std::int64_t>{0, 499, 999});
+  CHECK_THROWS_WITH_AS(sampled_rows(10, 0), doctest::Contains("count must be >= 1, got 0"), std::invalid_argument);
+}
+
+namespace {
+// The largest gap between consecutive checked rows (they start at the first row and end at the last).
+std::int64_t widest_gap(const std::vector<std::int64_t>& rows) {
+  std::int64_t gap = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) gap = std::max(gap, rows[i] - rows[i - 1]);
+  return gap;
+}
+}  // namespace
+
+TEST_CASE("a sampled verification checks a row in every 64-row band where its reference's cost allows") {
+  const BenchmarkOptions o;
+  CHECK_FALSE(verified_on_sample({4096, 4096, 4096}, o));  // a full reference: 2.7e11 flops on the host
+  CHECK(verified_on_sample({8192, 8192, 8192}, o));
+  CHECK(sampled_row_count({8192, 8192, 8192}, o) == 129);
+  CHECK(widest_gap(sampled_rows(8192, 129)) <= kSampledRowSpacing);
+  for (const GemmShape shape : {GemmShape{8192, 4096, 14336}, GemmShape{16384, 6144, 4096}, GemmShape{700, 700, 1000000}}) {
+    CAPTURE(shape.m);
+    const std::int64_t rows = sampled_row_count(shape, o);
+    CHECK(widest_gap(sampled_rows(shape.m, rows)) <= kSampledRowSpacing);
+    CHECK(4.0 * double(rows) * double(shape.n) * double(shape.k) <= o.full_reference_max_flops);
+  }
+  // Where the spacing would cost more than a full reference may, as many rows as that allows, at least 64.
+  const std::int64_t lm_head = sampled_row_count({16384, 128256, 4096}, o);
+  CHECK(lm_head == 237);
+  CHECK(4.0 * double(lm_head) * 128256 * 4096 <= o.full_reference_max_flops);
+  CHECK(sampled_row_count({131072, 131072, 131072}, o) == kSampledRows);
+  CHECK(sampled_row_count({40, 1 << 20, 1 << 20}, o) == 40);  // all rows, however costly
+  // A problem made on such a sample carries those rows and their reference.
+  BenchmarkOptions small = o;
+  small.full_reference_max_flops = 4.0 * 300 * 64 * 64;  // room for 300 rows of a 64 x 64 product
+  const Problem p = make_problem({20000, 64, 64}, 1.0f, 0.0f, 7, InputValues::uniform, small);
+  REQUIRE(p.sampled());
+  CHECK(p.verified_rows == sampled_rows(20000, 300));
+  CHECK(p.reference.value.rows() == 300);
+  CHECK(widest_gap(p.verified_rows) == 67);  // 300 rows over 20000 cannot be 64 apart
 }
 
 TEST_CASE("the reference of some rows equals those rows of the full reference") {

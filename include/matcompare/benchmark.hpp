@@ -41,17 +41,25 @@ struct BenchmarkOptions {
   double budget_s = 0;
   bool flush_cache = true;    // evict caches between samples
   InputValues input_values = InputValues::uniform;
-  // Problems of more flops are verified on kSampledRows rows of C (sampled_rows): a full float64 reference of
-  // them would take minutes and several times the memory of the problem itself.
-  double full_reference_max_flops = 1e13;
+  // Problems of more flops (a 6300^3 product) are verified on rows of C (sampled_row_count): a full float64
+  // reference costs twice their flops on the host, seconds to minutes a shape that no budget planned for
+  // (bench/NOTES.md, "Where a suite's time went"), and several times the memory of the problem itself.
+  double full_reference_max_flops = 5e11;
 };
 
-// Rows of C checked when a problem is verified on a sample.
+// Rows of C checked when a problem is verified on a sample: at least this many.
 constexpr std::int64_t kSampledRows = 64;
-// The rows of an M-row C that a sampled verification checks: kSampledRows (or all M when fewer) spread evenly
-// from the first to the last, row floor(s*(M-1)/(S-1)) for s = 0..S-1, so every band of C and its last row is hit.
-// Throws std::invalid_argument naming m when it is below 1.
-std::vector<std::int64_t> sampled_rows(std::int64_t m);
+// At most this many rows apart where the sample's reference may cost as much as a full one is allowed to
+// (full_reference_max_flops): then every 64-row band of C, so every block tile's rows, holds a checked row.
+constexpr std::int64_t kSampledRowSpacing = 64;
+// How many rows a sampled verification of `shape` checks: all M up to kSampledRows; else enough rows for
+// kSampledRowSpacing, as far as their reference (4*rows*N*K flops: the values and the error scale) stays within
+// options.full_reference_max_flops, and never fewer than kSampledRows.
+std::int64_t sampled_row_count(const GemmShape& shape, const BenchmarkOptions& options);
+// The rows of an M-row C that a sampled verification checks: `count` (or all M when fewer; kSampledRows when not
+// given) spread evenly from the first to the last, row floor(s*(M-1)/(S-1)) for s = 0..S-1. Throws
+// std::invalid_argument naming m when it is below 1, or count when it is below 1.
+std::vector<std::int64_t> sampled_rows(std::int64_t m, std::int64_t count = kSampledRows);
 // "64 rows of 131072, evenly spread from row 0 to row 131071 (floor(s*(M-1)/63))". Throws std::invalid_argument
 // naming m when it is below 1, rows when it is not from 1 to m.
 std::string describe_sample(std::int64_t rows, std::int64_t m);

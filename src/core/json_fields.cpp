@@ -101,10 +101,13 @@ json context_json(const RunContext& c) {
                              "row's time; end-to-end (vendor total_ms) for host-resident rows, compute (vendor "
                              "median_ms) otherwise; efficiency = speedup / devices"},
                  {"full_reference_max_flops", o.full_reference_max_flops},
-                 {"sampled_verification", "problems of more flops than full_reference_max_flops are verified on " +
-                                              std::to_string(kSampledRows) + " rows of C spread evenly from the "
-                                              "first to the last (row floor(s*(M-1)/63)), against a float64 "
-                                              "reference of those rows only"}};
+                 {"sampled_verification", "problems of more flops than full_reference_max_flops are verified on "
+                                          "rows of C spread evenly from the first to the last (row floor(s*(M-1)/"
+                                          "(S-1))), at most " + std::to_string(kSampledRowSpacing) + " apart where "
+                                          "their reference (4*S*N*K flops) stays within full_reference_max_flops, "
+                                          "never fewer than " + std::to_string(kSampledRows) + ", against a float64 "
+                                          "reference of those rows only; each result's verification_sample says "
+                                          "which"}};
   j["input_seed"] = o.seed;
   j["input_values"] = to_string(o.input_values);
   j["input_values_description"] = describe(o.input_values);

@@ -24,9 +24,10 @@ std::uint64_t derive_seed(std::uint64_t seed, const GemmShape& s, std::uint64_t 
 
 }  // namespace
 
-std::vector<std::int64_t> sampled_rows(std::int64_t m) {
+std::vector<std::int64_t> sampled_rows(std::int64_t m, std::int64_t wanted) {
   if (m < 1) throw std::invalid_argument("sampled_rows: m must be >= 1, got " + std::to_string(m));
-  const std::int64_t count = std::min(m, kSampledRows);
+  if (wanted < 1) throw std::invalid_argument("sampled_rows: count must be >= 1, got " + std::to_string(wanted));
+  const std::int64_t count = std::min(m, wanted);
   std::vector<std::int64_t> rows;
   for (std::int64_t s = 0; s < count; ++s) rows.push_back(count == 1 ? 0 : s * (m - 1) / (count - 1));
   return rows;
@@ -50,6 +51,16 @@ bool verified_on_sample(const GemmShape& shape, const BenchmarkOptions& options)
   return shape.flops() > options.full_reference_max_flops;
 }
 
+std::int64_t sampled_row_count(const GemmShape& shape, const BenchmarkOptions& options) {
+  verified_on_sample(shape, options);  // the shape's and the option's checks
+  if (shape.m <= kSampledRows) return shape.m;
+  // Rows floor(s*(M-1)/(S-1)) are at most ceil((M-1)/(S-1)) apart.
+  const std::int64_t for_spacing = (shape.m - 1 + kSampledRowSpacing - 1) / kSampledRowSpacing + 1;
+  const double affordable = options.full_reference_max_flops / (4.0 * double(shape.n) * double(shape.k));
+  const std::int64_t rows = std::min<std::int64_t>(for_spacing, std::int64_t(std::min(affordable, 1e15)));
+  return std::min(shape.m, std::max(kSampledRows, rows));
+}
+
 double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOptions& options) {
   check_shape(shape, "host_bytes_needed");
   const double m = double(shape.m), n = double(shape.n), k = double(shape.k);
@@ -59,7 +70,7 @@ double host_bytes_needed(const GemmShape& shape, float beta, const BenchmarkOpti
     return 4 * (m * k + k * n + m * n) + 8 * (m * k + k * n) + 16 * m * n + 4 * (m * k + k * n + m * n) + 8 * m * n;
   // A and B, C when beta reads it, one C-sized buffer at a time (a host-resident workspace's C or the target of
   // an end-to-end download), the sampled rows' reference and a float64 panel of B.
-  const double rows = double(std::min<std::int64_t>(shape.m, kSampledRows));
+  const double rows = double(sampled_row_count(shape, options));
   return 4 * (m * k + k * n) + (beta != 0.0f ? 4 * m * n : 0.0) + 4 * m * n + rows * (16 * n + 16 * k) +
          16 * k * 256;
 }
@@ -152,7 +163,7 @@ Problem make_problem(const GemmShape& shape, float alpha, float beta, std::uint6
     return p;
   }
   if (beta != 0.0f) p.c = draw(shape.m, shape.n, 3);  // never read with beta = 0: no memory for it
-  p.verified_rows = sampled_rows(shape.m);
+  p.verified_rows = sampled_rows(shape.m, sampled_row_count(shape, options));
   p.reference = compute_reference_rows(alpha, p.a, p.b, beta, p.c, p.verified_rows, shape.layout);
   return p;
 }
