@@ -27,6 +27,8 @@ namespace {
 constexpr std::int64_t kColumns = 2048;
 // Below this much of B one thread reads it faster than a team can be woken (the team sleeps between calls).
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
+// B stored K x N is split by its rows among the team when each thread gets at least this many.
+constexpr std::int64_t kMinSliceK = 16;
 static_assert(kFewRows == 4, "few_rows_simd.hpp has its loops for 1 to 4 rows");
 
 }  // namespace
@@ -68,10 +70,39 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
       }
     }
   };
-  if (alone)
+  if (alone) {
     columns(0, 1);
-  else
+  } else if (!g.trans_b && g.k >= kMinSliceK * threads) {
+    // B stored K x N: each thread streams its own slice of B's rows, one contiguous run of memory, into partial sums
+    // that are then added in thread order (the same bits for the same team).
+    std::vector<float> partials(std::size_t(threads * g.m * g.n));
+    run_on_team(threads, [&](int thread, int team) {
+      const std::int64_t k0 = g.k * thread / team, k_len = g.k * (thread + 1) / team - k0;
+      std::vector<float> a_slice(std::size_t(g.m * k_len));
+      for (std::int64_t i = 0; i < g.m; ++i)
+        std::copy(a_rows.begin() + i * g.k + k0, a_rows.begin() + i * g.k + k0 + k_len, a_slice.begin() + i * k_len);
+      float* part = partials.data() + std::size_t(thread) * g.m * g.n;
+      // As wide as the accumulators allow for these rows: whole rows of B in one pass where they fit.
+      const std::int64_t widest = kFewRows * kColumns / g.m;
+      for (std::int64_t j0 = 0; j0 < g.n; j0 += widest) {
+        const std::int64_t width = std::min(widest, g.n - j0);
+        float acc[kFewRows * kColumns];
+        std::fill(acc, acc + g.m * width, 0.0f);
+        kernels.untransposed(g.m, k_len, a_slice.data(), g.b + k0 * g.ldb + j0, g.ldb, width, acc, width);
+        for (std::int64_t i = 0; i < g.m; ++i) std::copy(acc + i * width, acc + (i + 1) * width, part + i * g.n + j0);
+      }
+    });
+    for (std::int64_t i = 0; i < g.m; ++i) {
+      float* c = g.c + i * g.ldc;
+      for (std::int64_t j = 0; j < g.n; ++j) {
+        float sum = partials[std::size_t(i * g.n + j)];
+        for (int t = 1; t < threads; ++t) sum += partials[std::size_t((t * g.m + i) * g.n + j)];
+        c[j] = scale_output(g, sum, g.beta == 0.0f ? 0.0f : c[j]);
+      }
+    }
+  } else {
     run_on_team(threads, columns);
+  }
 }
 
 }  // namespace matcompare::cpu::blis
