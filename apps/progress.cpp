@@ -26,6 +26,7 @@ void ProgressReport::update(const matcompare::Progress& p) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopped_) return;
   const bool new_row = !have_ || p.backend != last_.backend || p.planning != last_.planning ||
+                       p.drawing_inputs != last_.drawing_inputs ||
                        shape_text(p.shape) != shape_text(last_.shape) || p.done != last_.done;
   last_ = p;
   last_at_ = Clock::now();
@@ -41,7 +42,7 @@ void ProgressReport::update(const matcompare::Progress& p) {
 }
 
 void ProgressReport::announce() {
-  if (announced_ || last_.backend.empty()) return;
+  if (announced_ || !shows_a_step()) return;
   const double row_s = std::chrono::duration<double>(Clock::now() - last_at_).count();
   if (last_.elapsed_s + row_s < quiet_start_s_) return;
   announced_ = true;
@@ -69,7 +70,7 @@ void ProgressReport::tick() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopped_) {
     wake_.wait_for(lock, std::chrono::duration<double>(tick_s_));
-    if (stopped_ || !have_ || last_.backend.empty()) continue;
+    if (stopped_ || !have_ || !shows_a_step()) continue;
     const double row_s = std::chrono::duration<double>(Clock::now() - last_at_).count();
     if (mode_ == Mode::terminal) {
       draw(true);
@@ -82,9 +83,12 @@ void ProgressReport::tick() {
   }
 }
 
+bool ProgressReport::shows_a_step() const { return !last_.backend.empty() || last_.drawing_inputs; }
+
 std::string ProgressReport::row_text(double row_elapsed_s) const {
   const matcompare::Progress& p = last_;
   std::string text = "[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "]";
+  if (p.drawing_inputs) return text + " " + shape_text(p.shape) + ": drawing the inputs and their float64 reference";
   if (p.backend.empty()) return text;
   if (p.planning) return text + " " + shape_text(p.shape) + ": planning (a few-row trial of each row)";
   text += " " + p.backend + " " + shape_text(p.shape) + ": ";

@@ -32,6 +32,8 @@ class ProgressReport {
   void tick();
   void draw(bool ticking);  // with mutex_ held
   void announce();          // lines mode, with mutex_ held: the current row's line, once the quiet start is over
+  // Whether the last update names something to show: a row, or a shape whose inputs are being drawn.
+  bool shows_a_step() const;
   std::string row_text(double row_elapsed_s) const;
 
   Mode mode_;

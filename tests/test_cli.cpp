@@ -405,6 +405,9 @@ TEST_CASE("progress without a terminal: silent at first, then a line per row, on
     report.update(step("cpu/gold", true, 0, 0.1));  // within the quiet start: nothing
     report.update(step("cpu/gold", false, 0, 0.5));
     CHECK(out.str().empty());
+    matcompare::Progress inputs = step("", false, 1, 1.4);  // the next shape's inputs and reference
+    inputs.drawing_inputs = true;
+    report.update(inputs);
     report.update(step("cpu/gold", true, 1, 1.5));
     report.update(step("cpu/blis", true, 1, 1.6));  // the same shape's planning: no second line
     report.update(step("cpu/blis", false, 1, 2.0));
@@ -413,13 +416,15 @@ TEST_CASE("progress without a terminal: silent at first, then a line per row, on
     report.update(step("cpu/onemkl", false, 2, 3.0));  // after finish: nothing
   }
   const auto lines = lines_in(out.str());
-  REQUIRE(lines.size() >= 3);
-  CHECK(lines[0] == "matcompare: [1/3] 64x64x64: planning (a few-row trial of each row)  (1.5s elapsed, 8.5s of the "
+  REQUIRE(lines.size() >= 4);
+  CHECK(lines[0] == "matcompare: [1/3] 64x64x64: drawing the inputs and their float64 reference  (1.4s elapsed, "
+                    "8.6s of the budget left)");
+  CHECK(lines[1] == "matcompare: [1/3] 64x64x64: planning (a few-row trial of each row)  (1.5s elapsed, 8.5s of the "
                     "budget left)");
-  CHECK(lines[1] == "matcompare: [1/3] cpu/blis 64x64x64: up to 2.0s  (2.0s elapsed, 8.0s of the budget left)");
+  CHECK(lines[2] == "matcompare: [1/3] cpu/blis 64x64x64: up to 2.0s  (2.0s elapsed, 8.0s of the budget left)");
   // The row went on for 0.2 s: lines every 0.05 s say how long it has run.
-  CHECK(lines[2].rfind("matcompare: [1/3] cpu/blis 64x64x64: 0.", 0) == 0);
-  CHECK(lines[2].find("s of up to 2.0s") != std::string::npos);
+  CHECK(lines[3].rfind("matcompare: [1/3] cpu/blis 64x64x64: 0.", 0) == 0);
+  CHECK(lines[3].find("s of up to 2.0s") != std::string::npos);
   CHECK(out.str().find("onemkl") == std::string::npos);
   CHECK(out.str().find('\r') == std::string::npos);
 }

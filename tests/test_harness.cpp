@@ -307,6 +307,7 @@ TEST_CASE("run_benchmarks stays within its budget and gives every row a figure")
   }
   REQUIRE_FALSE(seen.empty());
   CHECK(std::any_of(seen.begin(), seen.end(), [](const Progress& p) { return p.planning; }));
+  CHECK(seen.front().drawing_inputs);  // a shape's inputs and reference are made before anything runs on it
   CHECK(std::any_of(seen.begin(), seen.end(), [](const Progress& p) { return !p.planning && p.row_budget_s > 0; }));
   CHECK(seen.front().budget_left_s <= 3);
   CHECK(seen.back().done == seen.back().total);

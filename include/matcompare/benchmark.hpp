@@ -174,6 +174,7 @@ struct Progress {
   double elapsed_s = 0;
   double row_budget_s = 0;    // what this row may spend
   double budget_left_s = 0;   // of the whole run's budget
+  bool drawing_inputs = false;  // the shape's inputs and float64 reference being made (backend empty): before planning
 };
 using ProgressFn = std::function<void(const Progress&)>;
 

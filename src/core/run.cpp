@@ -87,6 +87,10 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     const GemmShape& shape = shapes[shape_index];
     // Shapes left share what is left equally: what one does not use goes to the next.
     const auto shape_deadline = after(std::max(0.0, seconds_until(run_deadline)) / double(shapes.size() - shape_index));
+    if (progress) {
+      progress(Progress{"", shape, false, done, total, seconds_since(start), 0,
+                        std::max(0.0, seconds_until(run_deadline)), true});
+    }
     const Problem problem =
         make_problem(shape, options.alpha, options.beta, options.seed, options.input_values, options);
 
