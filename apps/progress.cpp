@@ -26,7 +26,6 @@ void ProgressReport::update(const matcompare::Progress& p) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopped_) return;
   const bool new_row = !have_ || p.backend != last_.backend || p.planning != last_.planning ||
-                       p.drawing_inputs != last_.drawing_inputs ||
                        shape_text(p.shape) != shape_text(last_.shape) || p.done != last_.done;
   last_ = p;
   last_at_ = Clock::now();

@@ -96,6 +96,10 @@ TEST_CASE("a sampled verification checks a row in every 64-row band where its re
   CHECK(lm_head == 237);
   CHECK(4.0 * double(lm_head) * 128256 * 4096 <= o.full_reference_max_flops);
   CHECK(sampled_row_count({131072, 131072, 131072}, o) == kSampledRows);
+  // The host memory planned for a sampled problem holds that many rows' reference.
+  const double n = 8192;
+  CHECK(host_bytes_needed({8192, 8192, 8192}, 0.0f, o) ==
+        doctest::Approx(4 * (2 * n * n) + 4 * n * n + 129 * (16 * n + 16 * n) + 16 * n * 256));
   CHECK(sampled_row_count({40, 1 << 20, 1 << 20}, o) == 40);  // all rows, however costly
   // A problem made on such a sample carries those rows and their reference.
   BenchmarkOptions small = o;

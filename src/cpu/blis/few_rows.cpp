@@ -21,14 +21,15 @@ namespace {
 
 // The most columns of C a thread takes at a time: its accumulators (kFewRows x kColumns floats, 32 KiB at M = 4) stay
 // in a 48 KiB L1d, and in L2 where L1d is 32 KiB.
-// Each thread takes one block of N / threads columns where that fits, so each row of B is read in runs as long as
-// they can be (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at 22: bench/NOTES.md, "cpu/blis's
-// few-rows path").
+// A B stored N x K (transposed) is split by columns: each thread takes one block of N / threads columns where that
+// fits, so each of its rows of B is read whole (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at
+// 22: bench/NOTES.md, "cpu/blis's few-rows path"). A B stored K x N is split by its rows instead (below).
 constexpr std::int64_t kColumns = 2048;
 // Below this much of B one thread reads it faster than a team can be woken (the team sleeps between calls).
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
-// B stored K x N is split by its rows among the team when each thread gets at least this many.
-constexpr std::int64_t kMinSliceK = 16;
+// B stored K x N is split by its rows among the team when each thread gets at least this many per row of C: each
+// thread's partial sums (cleared, written, read: 3·M·N floats) then cost at most 3/16 of its slice of B (K/T·N floats).
+constexpr std::int64_t kMinSliceKPerRow = 16;
 static_assert(kFewRows == 4, "few_rows_simd.hpp has its loops for 1 to 4 rows");
 
 }  // namespace
@@ -72,15 +73,21 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
   };
   if (alone) {
     columns(0, 1);
-  } else if (!g.trans_b && g.k >= kMinSliceK * threads) {
-    // B stored K x N: each thread streams its own slice of B's rows, one contiguous run of memory, into partial sums
-    // that are then added in thread order (the same bits for the same team).
+  } else if (!g.trans_b && g.k >= kMinSliceKPerRow * g.m * threads) {
+    // B stored K x N: each thread streams its own slice of B's rows (whole rows where they fit the accumulators, so one
+    // run of memory when B is not a part of a wider matrix) into partial sums that are then added in thread order
+    // (the same bits for the same team). op(A)'s rows are copied per slice first: the team's function must not throw.
     std::vector<float> partials(std::size_t(threads * g.m * g.n));
+    std::vector<float> a_slices(std::size_t(g.m * g.k));  // slice t's rows at m * k0, each k_len long
+    for (int t = 0; t < threads; ++t) {
+      const std::int64_t k0 = g.k * t / threads, k_len = g.k * (t + 1) / threads - k0;
+      for (std::int64_t i = 0; i < g.m; ++i)
+        std::copy(a_rows.begin() + i * g.k + k0, a_rows.begin() + i * g.k + k0 + k_len,
+                  a_slices.begin() + g.m * k0 + i * k_len);
+    }
     run_on_team(threads, [&](int thread, int team) {
       const std::int64_t k0 = g.k * thread / team, k_len = g.k * (thread + 1) / team - k0;
-      std::vector<float> a_slice(std::size_t(g.m * k_len));
-      for (std::int64_t i = 0; i < g.m; ++i)
-        std::copy(a_rows.begin() + i * g.k + k0, a_rows.begin() + i * g.k + k0 + k_len, a_slice.begin() + i * k_len);
+      const float* a_slice = a_slices.data() + g.m * k0;
       float* part = partials.data() + std::size_t(thread) * g.m * g.n;
       // As wide as the accumulators allow for these rows: whole rows of B in one pass where they fit.
       const std::int64_t widest = kFewRows * kColumns / g.m;
@@ -88,7 +95,7 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
         const std::int64_t width = std::min(widest, g.n - j0);
         float acc[kFewRows * kColumns];
         std::fill(acc, acc + g.m * width, 0.0f);
-        kernels.untransposed(g.m, k_len, a_slice.data(), g.b + k0 * g.ldb + j0, g.ldb, width, acc, width);
+        kernels.untransposed(g.m, k_len, a_slice, g.b + k0 * g.ldb + j0, g.ldb, width, acc, width);
         for (std::int64_t i = 0; i < g.m; ++i) std::copy(acc + i * width, acc + (i + 1) * width, part + i * g.n + j0);
       }
     });

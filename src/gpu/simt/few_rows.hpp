@@ -32,7 +32,8 @@ constexpr std::int64_t kFewRowsSmemBytes = 48 * 1024;
 constexpr std::int64_t kFewRowsKUnit = 128;
 // Splitting K for parallelism keeps a slice at least this many k per row of C: each slice writes an M x N plane of
 // partial sums that the adding kernel reads back, 2·M·N floats against the slice's slice_k·N floats of B, so the
-// partial sums stay within an eighth of B's traffic (bench/NOTES.md, "Few rows on DeepBench's narrow products").
+// partial sums stay within an eighth of B's traffic, where A's share in shared memory does not force shorter slices
+// (bench/NOTES.md, "A short C takes 64-row tiles; few rows on DeepBench's narrow products").
 constexpr std::int64_t kFewRowsSliceKPerRow = 16;
 // Columns of C a block covers: B stored N x K (K contiguous) is read by warps of 4 columns each, 8 warps a block;
 // B stored K x N by lanes of 4 columns each, 4 warps splitting the slice.

@@ -121,7 +121,8 @@ SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block
 }
 
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
-  // A short C is a problem of small tiles however wide it is: a 128-row tile would leave half its rows empty.
+  // A short C is a problem of small tiles however wide it is: its choice is among the smallest class's tiles (64 rows
+  // and others), where the large classes' 128-row tiles would leave half their rows empty.
   const std::int64_t mn = shape.m <= kShortRows ? 1 : shape.m * shape.n;
   std::int64_t class_bound = std::numeric_limits<std::int64_t>::max();
   bool known = false;
