@@ -78,19 +78,17 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
   const auto run_deadline = after(run_budget_s(options, shapes.size()));
   int done = 0;
   const int total = int(shapes.size() * order.size());
-  auto report = [&](const std::string& backend, const GemmShape& shape, bool planning, double row_budget_s) {
+  auto report = [&](const std::string& backend, const GemmShape& shape, bool planning, double row_budget_s,
+                    bool drawing_inputs = false) {
     if (progress)
       progress(Progress{backend, shape, planning, done, total, seconds_since(start), row_budget_s,
-                        std::max(0.0, seconds_until(run_deadline))});
+                        std::max(0.0, seconds_until(run_deadline)), drawing_inputs});
   };
   for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
     const GemmShape& shape = shapes[shape_index];
     // Shapes left share what is left equally: what one does not use goes to the next.
     const auto shape_deadline = after(std::max(0.0, seconds_until(run_deadline)) / double(shapes.size() - shape_index));
-    if (progress) {
-      progress(Progress{"", shape, false, done, total, seconds_since(start), 0,
-                        std::max(0.0, seconds_until(run_deadline)), true});
-    }
+    report("", shape, false, 0, true);
     const Problem problem =
         make_problem(shape, options.alpha, options.beta, options.seed, options.input_values, options);
 

@@ -40,16 +40,29 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
     scale_c_by_beta(g);
     return;
   }
-  // op(A)'s rows, contiguous whatever A's layout: m x k floats, a few rows.
-  std::vector<float> a_rows(std::size_t(g.m * g.k));
-  for (std::int64_t i = 0; i < g.m; ++i)
-    for (std::int64_t p = 0; p < g.k; ++p) a_rows[i * g.k + p] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
 #ifdef _OPENMP
   const int threads = omp_get_max_threads();
 #else
   const int threads = 1;
 #endif
   const bool alone = threads == 1 || g.k * g.n * std::int64_t(sizeof(float)) < kTeamBytes;
+  // A B stored K x N that a team takes is split by its rows (below); otherwise K is one slice.
+  const bool k_split = !alone && !g.trans_b && g.k >= kMinSliceKPerRow * g.m * threads;
+  const int slices = k_split ? threads : 1;
+  auto slice_k = [&](int slice, std::int64_t& k0, std::int64_t& k_len) {
+    k0 = g.k * slice / slices;
+    k_len = g.k * (slice + 1) / slices - k0;
+  };
+  // op(A)'s rows, contiguous whatever A's layout, slice by slice: slice s's m rows from m * k0, each k_len long (one
+  // slice: m x k floats, row stride k).
+  std::vector<float> a_rows(std::size_t(g.m * g.k));
+  for (int s = 0; s < slices; ++s) {
+    std::int64_t k0, k_len;
+    slice_k(s, k0, k_len);
+    for (std::int64_t i = 0; i < g.m; ++i)
+      for (std::int64_t p = k0; p < k0 + k_len; ++p)
+        a_rows[g.m * k0 + i * k_len + p - k0] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
+  }
   const FewRowsKernels& kernels = kernel.few_rows;
   // Equal blocks of whole 16-column groups, as few as the threads allow.
   const std::int64_t wanted = alone ? g.n : (g.n + threads - 1) / threads;
@@ -73,21 +86,15 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
   };
   if (alone) {
     columns(0, 1);
-  } else if (!g.trans_b && g.k >= kMinSliceKPerRow * g.m * threads) {
+  } else if (k_split) {
     // B stored K x N: each thread streams its own slice of B's rows (whole rows where they fit the accumulators, so one
     // run of memory when B is not a part of a wider matrix) into partial sums that are then added in thread order
-    // (the same bits for the same team). op(A)'s rows are copied per slice first: the team's function must not throw.
+    // (the same bits for the same team). Everything is allocated before: the team's function must not throw.
     std::vector<float> partials(std::size_t(threads * g.m * g.n));
-    std::vector<float> a_slices(std::size_t(g.m * g.k));  // slice t's rows at m * k0, each k_len long
-    for (int t = 0; t < threads; ++t) {
-      const std::int64_t k0 = g.k * t / threads, k_len = g.k * (t + 1) / threads - k0;
-      for (std::int64_t i = 0; i < g.m; ++i)
-        std::copy(a_rows.begin() + i * g.k + k0, a_rows.begin() + i * g.k + k0 + k_len,
-                  a_slices.begin() + g.m * k0 + i * k_len);
-    }
-    run_on_team(threads, [&](int thread, int team) {
-      const std::int64_t k0 = g.k * thread / team, k_len = g.k * (thread + 1) / team - k0;
-      const float* a_slice = a_slices.data() + g.m * k0;
+    run_on_team(threads, [&](int thread, int) {
+      std::int64_t k0, k_len;
+      slice_k(thread, k0, k_len);
+      const float* a_slice = a_rows.data() + g.m * k0;
       float* part = partials.data() + std::size_t(thread) * g.m * g.n;
       // As wide as the accumulators allow for these rows: whole rows of B in one pass where they fit.
       const std::int64_t widest = kFewRows * kColumns / g.m;
