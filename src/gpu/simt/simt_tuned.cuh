@@ -357,23 +357,31 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_split_k_kerne
   out.put_blocks(acc, lanes.a_first, 4 * C::kLaneRows, lanes.b_first, 4 * C::kLaneCols);
 }
 
-// C = alpha * (the splits' parts, added in split order) + beta * C, one block a tile: the same sum for every run.
+// C = alpha * (the splits' parts, added in split order) + beta * C: the same sum for every run. A tile's float4s are
+// shared by add_blocks_per_tile() blocks, so that a few tiles still spread over the SMs (bench/NOTES.md, "A short C takes
+// 64-row tiles").
+constexpr int kAddThreads = 256;
+template <int kBM, int kBN>
+__host__ __device__ constexpr int add_blocks_per_tile() {
+  return (kBM * kBN / 4 + kAddThreads - 1) / kAddThreads;
+}
 template <int kBM, int kBN>
 __global__ void simt_add_splits(const float4* __restrict__ parts, float* __restrict__ c, int ldc, int m, int n,
                                 float alpha, float beta, int group, int tiles, int splits) {
+  constexpr int kPerTile = add_blocks_per_tile<kBM, kBN>();
+  const int tile = int(blockIdx.x) / kPerTile, e = int(blockIdx.x) % kPerTile * kAddThreads + int(threadIdx.x);
+  if (e >= kBM * kBN / 4) return;
   int tile_m, tile_n;
-  rasterize(blockIdx.x, (m + kBM - 1) / kBM, (n + kBN - 1) / kBN, group, tile_m, tile_n);
-  const float4* first = parts + std::size_t(blockIdx.x) * (kBM * kBN / 4);
+  rasterize(tile, (m + kBM - 1) / kBM, (n + kBN - 1) / kBN, group, tile_m, tile_n);
+  const float4* first = parts + std::size_t(tile) * (kBM * kBN / 4) + e;
   const std::size_t split_stride = std::size_t(tiles) * (kBM * kBN / 4);
-  const ScaledOutput out{c, ldc, m, n, alpha, beta};
-  for (int e = threadIdx.x; e < kBM * kBN / 4; e += blockDim.x) {
-    float4 sum = __ldcg(first + e);
-    for (int s = 1; s < splits; ++s) {
-      const float4 p = __ldcg(first + s * split_stride + e);
-      sum = make_float4(sum.x + p.x, sum.y + p.y, sum.z + p.z, sum.w + p.w);
-    }
-    out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4, sum);
+  float4 sum = __ldcg(first);
+  for (int s = 1; s < splits; ++s) {
+    const float4 p = __ldcg(first + s * split_stride);
+    sum = make_float4(sum.x + p.x, sum.y + p.y, sum.z + p.z, sum.w + p.w);
   }
+  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4, sum);
 }
 
 // C = alpha * (head + tail) + beta * C over the cut tiles, one block a tile: the same sum for every run.
@@ -428,7 +436,8 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
     simt_split_k_kernel<C><<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
         g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k_padded, group, tiles, plan.split_k_tiles, parts);
     MC_CHECK_LAUNCH();
-    simt_add_splits<C::kBM, C::kBN><<<unsigned(tiles), 256, 0, g.stream>>>(
+    simt_add_splits<C::kBM, C::kBN><<<unsigned(tiles) * add_blocks_per_tile<C::kBM, C::kBN>(), kAddThreads, 0,
+                                      g.stream>>>(
         reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, tiles, plan.splits);
     MC_CHECK_LAUNCH();
     return;
