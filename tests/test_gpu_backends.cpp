@@ -160,6 +160,26 @@ TEST_CASE("gpu/simt-tuned splits K when its tiles are few: correct in every layo
   }
 }
 
+// From kSimtCopyBRows rows of C on, B stored N×K is copied K×N and the kernel runs its NN or TN instance: correct with
+// the table's choice, with a K split after the copy in scratch, and with a variant built for NN alone; named so in the
+// result, and not below those rows.
+TEST_CASE("gpu/simt-tuned copies B stored N×K to K×N from kSimtCopyBRows rows of C on") {
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  const int rows = int(gpu::kSimtCopyBRows);
+  for (Layout layout : {Layout::nt, Layout::tt}) {
+    INFO(to_string(layout));
+    for (const GemmShape shape : {GemmShape{rows, 257, 333, layout}, GemmShape{rows + 3, 70, 3001, layout}}) {
+      matcompare_test::check_against_reference(tuned, shape, {0.5f, 2.0f});
+      matcompare_test::check_against_reference(tuned, shape, {1.0f, 0.0f});
+      CHECK(kernel_for(tuned, shape).find(", B copied KxN first") != std::string::npos);
+    }
+    CHECK(kernel_for(tuned, {rows + 3, 70, 3001, layout}).find(", K split ") != std::string::npos);
+    CHECK(kernel_for(tuned, {rows - 1, 257, 333, layout}).find("B copied") == std::string::npos);
+  }
+  const ForcedSimtChoice nn_only({"128x128x16_w64x32_l8x4_s3_rowA_b1", 3});
+  matcompare_test::check_against_reference(tuned, {rows, 257, 333, Layout::nt}, {0.5f, 2.0f});
+}
+
 // The shapes of the first case reach only some of the TF32 engine's tiles, and with at most 64 tiles they all
 // split K. Each tile is forced here in turn, on those shapes and on one of more tiles than an H100 or H200 has SMs
 // (144 to 288 tiles, 3 or 9 steps): no split, and blocks that walk several tiles through one ring.

@@ -71,6 +71,22 @@ TEST_CASE("in every layout the choice is a variant built for that layout, the de
   CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096, Layout::tn}).variant == k128x128);
 }
 
+TEST_CASE("B stored N×K is copied K×N from kSimtCopyBRows rows of C on, and the kernel runs NN or TN") {
+  for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) {
+    INFO(to_string(layout));
+    const GemmShape below{gpu::kSimtCopyBRows - 1, 1001, 999, layout}, at{gpu::kSimtCopyBRows, 1001, 999, layout};
+    CHECK(gpu::simt_kernel_shape(below).layout == layout);
+    CHECK(gpu::simt_copy_b_bytes(below) == 0);
+    const GemmShape kernel = gpu::simt_kernel_shape(at);
+    CHECK(kernel.m == at.m);
+    CHECK(kernel.n == at.n);
+    CHECK(kernel.k == at.k);
+    CHECK(kernel.layout == (b_transposed(layout) ? (a_transposed(layout) ? Layout::tn : Layout::nn) : layout));
+    // K and N rounded up to 4 (the NN kernel's float4 copies): 1000 x 1004 floats
+    CHECK(gpu::simt_copy_b_bytes(at) == (b_transposed(layout) ? std::size_t(1000) * 1004 * sizeof(float) : 0));
+  }
+}
+
 TEST_CASE("the schedule: whole rounds one block per tile, a part-empty last round cut where it gains") {
   // 4096^2 in 128x128 tiles, two blocks on each of 132 SMs: three whole rounds, then 232 tiles and 32 idle slots.
   // Each idle slot runs the tails of 8 tiles in turn, so the heads are ~8/9 of the 256 k tiles.

@@ -73,6 +73,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
 
 std::size_t split_a_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
+  if (s.k < kMinTensorDepth) return simt_tuned_scratch_bytes(s);
   return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 3));
 }
 

@@ -1,8 +1,9 @@
 // Fast path: the launch of gpu/simt-tuned, beyond the seeds.
 // Extends: gpu/warp-tiled (ladder/warp_tiled.cu), through the kernel of simt_tuned.cuh.
 // Adds: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU and shape class
-// (simt_tuning_table.inc, written by matcompare-tune); a product of a few rows goes to the few-rows kernels
-// (few_rows.cu) unless a variant is forced.
+// (simt_tuning_table.inc, written by matcompare-tune); B stored transposed is copied K×N first from kSimtCopyBRows
+// rows of C on (b_k_by_n.cuh); a product of a few rows goes to the few-rows kernels (few_rows.cu) unless a variant
+// is forced.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -11,6 +12,7 @@
 
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/gpu_runtime.hpp"
+#include "b_k_by_n.cuh"
 #include "few_rows.hpp"
 #include "simt_tuning.hpp"
 
@@ -189,12 +191,24 @@ SimtSchedule schedule_here(const SimtVariant& v, const GemmShape& shape, int for
 
 }  // namespace
 
+GemmShape simt_kernel_shape(const GemmShape& shape) {
+  if (!b_transposed(shape.layout) || shape.m < kSimtCopyBRows) return shape;
+  return {shape.m, shape.n, shape.k, a_transposed(shape.layout) ? Layout::tn : Layout::nn};
+}
+
+std::size_t simt_copy_b_bytes(const GemmShape& shape) {
+  if (simt_kernel_shape(shape).layout == shape.layout) return 0;
+  return std::size_t(ceil_div64(shape.k, 4) * 4) * std::size_t(simt::b_k_by_n_ld(int(shape.n))) * sizeof(float);
+}
+
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
-  const int forced_slots = current_choice(shape).slots;
-  std::size_t bytes = few_rows_scratch_bytes(shape, kFewRowsFp32Rows);
+  const GemmShape kernel_shape = simt_kernel_shape(shape);
+  const int forced_slots = current_choice(kernel_shape).slots;
+  std::size_t parts = 0;
   for (const SimtVariant& v : simt_variants())
-    bytes = std::max(bytes, simt_scratch_bytes(schedule_here(v, shape, forced_slots), v.block_rows * v.block_cols));
-  return bytes;
+    parts = std::max(parts,
+                     simt_scratch_bytes(schedule_here(v, kernel_shape, forced_slots), v.block_rows * v.block_cols));
+  return std::max(few_rows_scratch_bytes(shape, kFewRowsFp32Rows), simt_copy_b_bytes(shape) + parts);
 }
 
 namespace {
@@ -209,23 +223,39 @@ bool forced_variant() {
 KernelChoice choose_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g)};
-  const SimtChoice choice = current_choice(shape);
+  const GemmShape kernel_shape = simt_kernel_shape(shape);
+  const SimtChoice choice = current_choice(kernel_shape);
   const SimtVariant& v = named_variant(choice.variant);
-  const SimtSchedule plan = schedule_here(v, shape, choice.slots);
-  if (plan.splits > 1) return {v.name + ", K split " + std::to_string(plan.splits) + " ways"};
-  return {v.name + (plan.head_k_tiles > 0 ? ", last round cut in k" : "")};
+  const SimtSchedule plan = schedule_here(v, kernel_shape, choice.slots);
+  const std::string copied = kernel_shape.layout != shape.layout ? ", B copied KxN first" : "";
+  if (plan.splits > 1) return {v.name + copied + ", K split " + std::to_string(plan.splits) + " ways"};
+  return {v.name + copied + (plan.head_k_tiles > 0 ? ", last round cut in k" : "")};
 }
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
-  const SimtChoice choice = current_choice(shape);
+  const GemmShape kernel_shape = simt_kernel_shape(shape);
+  const SimtChoice choice = current_choice(kernel_shape);
   const SimtVariant& v = named_variant(choice.variant);
-  if (!v.takes(shape.layout))
+  if (!v.takes(kernel_shape.layout))
     throw std::runtime_error("gpu/simt-tuned: the variant " + v.name + " is built for NN alone, not " +
-                             to_string(shape.layout));
-  v.launch[static_cast<int>(shape.layout)](g, choice.group, schedule_here(v, shape, choice.slots));
+                             to_string(kernel_shape.layout));
+  DeviceGemm run = g;
+  if (kernel_shape.layout != shape.layout) {
+    const std::size_t copy_bytes = std::size_t(g.k_padded) * std::size_t(simt::b_k_by_n_ld(g.n)) * sizeof(float);
+    if (copy_bytes > g.scratch_bytes)
+      throw std::logic_error("gpu/simt-tuned: the workspace's scratch has no room for B copied K×N");
+    float* copy = static_cast<float*>(g.scratch);
+    simt::launch_b_k_by_n(g, copy);
+    run.b = copy;
+    run.ldb = simt::b_k_by_n_ld(g.n);
+    run.b_transposed = false;
+    run.scratch = copy + copy_bytes / sizeof(float);
+    run.scratch_bytes = g.scratch_bytes - copy_bytes;
+  }
+  v.launch[static_cast<int>(kernel_shape.layout)](run, choice.group, schedule_here(v, kernel_shape, choice.slots));
 }
 
 }  // namespace matcompare::gpu

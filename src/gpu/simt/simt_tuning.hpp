@@ -98,12 +98,23 @@ SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardwar
 // Makes every later gpu/simt-tuned launch use `choice` (the tuner); an empty variant restores the table.
 void force_simt_choice(const SimtChoice& choice);
 
-// Device scratch of gpu/simt-tuned on this GPU: enough for the schedule of any variant (the tuner forces them in
-// turn on one workspace).
+// From this many rows of C on, B stored transposed (NT, TT) is copied K×N into scratch first, inside the timed
+// computation, and the kernel runs its NN or TN instance (b_k_by_n.cuh): the copy moves B twice, a few percent of the
+// product's time at these rows, where reading B along K costs the kernel about a quarter of its speed (bench/NOTES.md,
+// "Prefill: B stored N×K copied K×N first").
+constexpr std::int64_t kSimtCopyBRows = 512;
+// The shape gpu/simt-tuned's kernel runs: `shape`, or with B stored K×N where the launch copies it so (above).
+GemmShape simt_kernel_shape(const GemmShape& shape);
+// Device scratch of that copy: K and N each rounded up to 4, in floats; 0 where B is not copied.
+std::size_t simt_copy_b_bytes(const GemmShape& shape);
+
+// Device scratch of gpu/simt-tuned on this GPU: the copy of B, then enough for the schedule of any variant (the tuner
+// forces them in turn on one workspace).
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape);
 
-// gpu/simt-tuned's launch (simt_tuned.cu): the variant the table, or force_simt_choice, picks for this shape; the
-// few-rows kernels (few_rows.hpp) where they take the shape and no variant is forced.
+// gpu/simt-tuned's launch (simt_tuned.cu): the variant the table, or force_simt_choice, picks for the kernel's shape
+// (B copied K×N first where simt_kernel_shape says so); the few-rows kernels (few_rows.hpp) where they take the shape
+// and no variant is forced.
 void launch_simt_tuned(const DeviceGemm& g);
 // What that launch runs, named at upload (GpuKernelSpec::choosing_with): the result's kernel.
 KernelChoice choose_simt_tuned(const DeviceGemm& g);
