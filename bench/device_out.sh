@@ -61,11 +61,11 @@ fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,c
 gpu_tag=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | grep -oiE 'h[0-9]+' | head -1 |
   tr 'H' 'h')
 gpu_tag=${gpu_tag:-gpu}
-# The shipped suite NAME on $fast within BUDGET seconds (the run given 60 s more before it is stopped), its JSON in
-# results/. Usage: suite NAME BUDGET
+# The shipped suite NAME on $fast within BUDGET seconds (the run given SUITE_MARGIN s more, 60 unless set, before it
+# is stopped: a stopped run writes no results), its JSON in results/. Usage: suite NAME BUDGET
 suite() {
   local name=$1 budget=$2
-  timeout $((budget + 60)) $cli --suite "$name" --budget "$budget" --filter $fast --format json \
+  timeout $((budget + ${SUITE_MARGIN:-60})) $cli --suite "$name" --budget "$budget" --filter $fast --format json \
     --out "$out/results/${gpu_tag}_$name.json" 2>> "$out/logs/runs.log"
   log "$name exit $?"
 }
