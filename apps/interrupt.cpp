@@ -12,6 +12,8 @@ constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 
 // Read by the handler, so only lock-free atomics and async-signal-safe calls below.
 std::atomic<const char*> pending_output{nullptr};
+std::atomic<const char*> pending_partial{nullptr};
+std::atomic<const char*> partial_note{nullptr};
 static_assert(std::atomic<const char*>::is_always_lock_free);
 std::atomic<bool> erase_progress_line{false};
 // Where the line goes: stderr, or, while a restart has stderr on /dev/null, the descriptor that keeps the real one (a
@@ -51,7 +53,7 @@ sigset_t stop_signal_set() {
   return set;
 }
 
-// Deletes the unfinished --out file, prints the line and ends the process by `signal_number`. Async-signal-safe:
+// Deletes the unfinished --out file (and an unfinished rewrite of the partial results), prints the line and ends the process by `signal_number`. Async-signal-safe:
 // called by the handler, or when a SignalsHeld ends.
 [[noreturn]] void end_by(int signal_number) {
   const sigset_t all = stop_signal_set();
@@ -59,11 +61,14 @@ sigset_t stop_signal_set() {
   if (ending.exchange(true))              // another thread is already ending the process
     for (;;) pause();
   if (const char* path = pending_output.load()) unlink(path);
+  if (const char* path = pending_partial.load()) unlink(path);
   if (erase_progress_line.load()) write_text("\r\033[K");
   write_text(what_happened(signal_number));
   // SIGPIPE comes from a write of the results that the reader did not take: some may have gone through.
+  const char* partial = partial_note.load();
   write_text(written.load()                ? "; the results were written\n"
              : signal_number == SIGPIPE    ? "; the results were not written in full\n"
+             : partial                     ? partial
                                            : "; no results written\n");
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
@@ -119,7 +124,11 @@ void erase_progress_line_on_signal(bool erase) { erase_progress_line = erase; }
 
 void write_signal_line_to(int fd) { line_fd = fd; }
 
-void discard_on_interrupt(const char* path) { pending_output = path; }
+void discard_on_interrupt(const char* path, PendingFile which) {
+  (which == PendingFile::results ? pending_output : pending_partial) = path;
+}
+
+void partial_results_kept(const char* note) { partial_note = note; }
 
 void results_written() { written = true; }
 

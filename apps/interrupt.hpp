@@ -20,8 +20,15 @@ void erase_progress_line_on_signal(bool erase);
 // The descriptor the line of a signal goes to (stderr unless a restart has it on /dev/null meanwhile).
 void write_signal_line_to(int fd);
 
-// The temporary file a signal deletes, or nullptr for none. The text must outlive the registration.
-void discard_on_interrupt(const char* path);
+// Which temporary file: the --out file's, or that of the finished shapes' results kept beside it (partial_results.hpp).
+enum class PendingFile { results, partial };
+
+// The temporary file of that kind a signal deletes, or nullptr for none. The text must outlive the registration.
+void discard_on_interrupt(const char* path, PendingFile which = PendingFile::results);
+
+// From now on the line ends with `note` (where the finished shapes' results are) instead of "no results written";
+// nullptr for none. The text must outlive the registration.
+void partial_results_kept(const char* note);
 
 // From now on the line says that the results were written (a signal between the last write and the exit).
 void results_written();

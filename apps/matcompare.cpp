@@ -19,6 +19,7 @@
 #include "matcompare/matcompare.hpp"
 #include "cli_support.hpp"
 #include "interrupt.hpp"
+#include "partial_results.hpp"
 #include "output_file.hpp"
 #include "progress.hpp"
 #include "report_launch.hpp"
@@ -378,6 +379,7 @@ int main(int argc, char** argv, char** envp) {
   const bool terminal = isatty(STDERR_FILENO) != 0;
   ProgressReport bar(terminal ? ProgressReport::Mode::terminal : ProgressReport::Mode::lines, std::cerr);
   erase_progress_line_on_signal(isatty(STDERR_FILENO) != 0);
+  std::string kept_partial_note;  // an error's line says where the finished shapes' results are, once kept
   try {
     // Every variable the library reads, before any work: a bad one is refused now, not after the run.
     matcompare::check_environment();
@@ -411,8 +413,14 @@ int main(int argc, char** argv, char** envp) {
     options.seed = seed;
     options.flush_cache = !no_flush;
 
-    auto results = matcompare::run_benchmarks(backends, shapes, options,
-                                                    [&](const matcompare::Progress& p) { bar.update(p); });
+    PartialResults partial(output.partial_path(), {joined_command_line(argc, argv), options, suite,
+                                                   format, table, sort_key});
+    auto results = matcompare::run_benchmarks(
+        backends, shapes, options, [&](const matcompare::Progress& p) { bar.update(p); },
+        [&](const std::vector<matcompare::BenchmarkResult>& shape_results) {
+          partial.add(shape_results);
+          kept_partial_note = partial.where_kept();
+        });
     bar.finish();
     // The user's OPENBLAS_CORETYPE is kept, but a vendor held below the CPU skews every CPU ratio: say so.
     const char* better_core = matcompare::openblas_core_below_cpu();
@@ -432,16 +440,17 @@ int main(int argc, char** argv, char** envp) {
     std::ostringstream text;
     matcompare::write_results(text, format, context, results, table);
     output.commit(text.str());
+    partial.remove();
     return exit_status(results);
   } catch (const StdoutError& e) {
     bar.finish();
     fail(e.what(), kExitOutputFailed);
   } catch (const std::bad_alloc&) {
-    // Leaving the try block has deleted any unfinished --out file.
+    // Leaving the try block has deleted any unfinished --out file; the finished shapes' results stay.
     bar.finish();
-    fail("out of host memory");
+    fail("out of host memory" + kept_partial_note);
   } catch (const std::exception& e) {
     bar.finish();
-    fail(e.what());
+    fail(e.what() + kept_partial_note);
   }
 }

@@ -64,7 +64,7 @@ void write_stdout(const std::string& text) {
   results_written();
 }
 
-OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
+OutputFile::OutputFile(std::string path, PendingFile which) : path_(std::move(path)), which_(which) {
   if (path_.empty()) return;
   target_ = path_;
   struct stat existing {};
@@ -84,7 +84,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     }
   }
   std::vector<char> name(target_.begin(), target_.end());
-  const std::string suffix = ".partial-XXXXXX";
+  const std::string suffix = ".tmp-XXXXXX";
   name.insert(name.end(), suffix.begin(), suffix.end());
   name.push_back('\0');
   {
@@ -92,7 +92,7 @@ OutputFile::OutputFile(std::string path) : path_(std::move(path)) {
     descriptor_ = mkstemp(name.data());
     if (descriptor_ < 0) throw cannot_create_beside(path_, target_, errno);
     temporary_path_ = name.data();
-    discard_on_interrupt(temporary_path_.c_str());
+    discard_on_interrupt(temporary_path_.c_str(), which_);
   }
   // A replaced file keeps its permissions, and its owner and group where this process may set them.
   if (replaces && fchown(descriptor_, existing.st_uid, existing.st_gid) != 0)
@@ -111,7 +111,7 @@ void OutputFile::discard() {
   descriptor_ = -1;
   if (temporary_path_.empty()) return;
   unlink(temporary_path_.c_str());
-  discard_on_interrupt(nullptr);
+  discard_on_interrupt(nullptr, which_);
   temporary_path_.clear();
 }
 
@@ -127,7 +127,7 @@ void OutputFile::commit(const std::string& text) {
       throw;
     }
     if (close(descriptor) != 0) throw cannot_write(path_, errno);
-    results_written();
+    if (which_ == PendingFile::results) results_written();
     return;
   }
   try {
@@ -151,7 +151,12 @@ void OutputFile::commit(const std::string& text) {
     discard();
     throw cannot_write(path_, error);
   }
-  discard_on_interrupt(nullptr);
+  discard_on_interrupt(nullptr, which_);
   temporary_path_.clear();
-  results_written();
+  if (which_ == PendingFile::results) results_written();
+}
+
+std::string OutputFile::partial_path() const {
+  if (path_.empty() || writes_in_place_) return "";
+  return target_ + ".partial";
 }

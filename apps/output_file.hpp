@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "interrupt.hpp"
+
 // A failed write to standard output (the CLI's exit status 4), as opposed to a failed --out file (2).
 class StdoutError : public std::runtime_error {
  public:
@@ -21,8 +23,9 @@ void write_stdout(const std::string& text);
 class OutputFile {
  public:
   // An empty path means standard output. Otherwise the temporary file is created now, so that an
-  // unwritable path fails before any work is done; throws std::runtime_error naming the path.
-  explicit OutputFile(std::string path);
+  // unwritable path fails before any work is done; throws std::runtime_error naming the path. `which` says which
+  // slot of interrupt.hpp a signal finds it in: the results, or the partial results kept beside them.
+  explicit OutputFile(std::string path, PendingFile which = PendingFile::results);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();  // deletes the temporary file unless committed
@@ -31,10 +34,15 @@ class OutputFile {
   // standard output).
   void commit(const std::string& text);
 
+  // Where the finished shapes' results are kept during the run: the file's name with ".partial" added; empty for
+  // standard output and for a path written in place (a device, a pipe).
+  std::string partial_path() const;
+
  private:
   void discard();
 
   std::string path_, target_, temporary_path_;
+  PendingFile which_;
   int descriptor_ = -1;
   bool writes_in_place_ = false;
 };

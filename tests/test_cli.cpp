@@ -335,6 +335,36 @@ TEST_CASE("Ctrl-C stops a run at once, by SIGINT, and leaves the previous --out 
   CHECK(o.err.rfind("matcompare: error: interrupted", 0) == 0);
 }
 
+TEST_CASE("a stopped run leaves its finished shapes beside --out as FILE.partial; a finished run leaves none") {
+  const fs::path folder = empty_folder("cli_partial");
+  const fs::path out = folder / "results.json";
+  write_text(out, "the previous results\n");
+  // The first shape is done in seconds; the second draws a 4096^3 problem and its float64 reference first.
+  cli_test::Run run;
+  run.args = cli_test::words("--sizes 8,4096 --budget 4 --filter cpu/gold --format json --out " + out.string());
+  cli_test::Child child(run);
+  CHECK(child.wait_until([&] { return fs::exists(folder / "results.json.partial"); }, 60,
+                         std::chrono::milliseconds(20)));
+  REQUIRE(kill(child.pid(), SIGTERM) == 0);
+  CHECK(child.wait_until([&] { return !child.running(); }, 10, std::chrono::milliseconds(10)));
+  const Outcome o = child.finish();
+  CHECK(o.signal == SIGTERM);
+  CHECK(count_lines(o.err) == 1);
+  CHECK(o.err.find("; the results of the finished shapes are in " + (folder / "results.json.partial").string()) !=
+        std::string::npos);
+  CHECK(names_in(folder) == std::vector<std::string>{"results.json", "results.json.partial"});
+  CHECK(slurp(out.string()) == "the previous results\n");
+  const auto partial = nlohmann::json::parse(slurp((folder / "results.json.partial").string()));
+  REQUIRE(!partial["results"].empty());
+  for (const auto& r : partial["results"]) CHECK(r["m"] == 8);
+  CHECK(partial["context"]["command_line"].get<std::string>().find("--sizes 8,4096") != std::string::npos);
+
+  const Outcome done = run_cli("--sizes 8,9 --filter cpu/gold --format json --out " + out.string() + kQuick);
+  REQUIRE_MESSAGE(done.exit_code == 0, done.err);
+  CHECK(names_in(folder) == std::vector<std::string>{"results.json"});
+  CHECK(nlohmann::json::parse(slurp(out.string()))["results"].size() >= 4);
+}
+
 TEST_CASE("--help and --version succeed") {
   const Outcome help = run_cli("--help");
   CHECK(help.exit_code == 0);

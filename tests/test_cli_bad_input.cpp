@@ -287,7 +287,7 @@ TEST_CASE("a signal that ends the process prints one line, ends it by that signa
           ready = child.wait_until(
               [&] {
                 const auto names = names_in(folder);
-                return names.size() == 1 && names[0].rfind("results.json.partial-", 0) == 0;
+                return names.size() == 1 && names[0].rfind("results.json.tmp-", 0) == 0;
               },
               20, std::chrono::milliseconds(5));
           std::this_thread::sleep_for(std::chrono::milliseconds(50));

@@ -281,6 +281,35 @@ TEST_CASE("an estimate's rows follow the trial's slope, at most 8 times its larg
   CHECK(estimate_rows(trial, 2048, 0.36) == 12);    // 3x the rows for 9x the time
 }
 
+TEST_CASE("run_benchmarks hands each shape's results over as soon as the shape is done, as the run returns them") {
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0;
+  std::vector<std::vector<BenchmarkResult>> handed;
+  std::vector<int> done_when_handed;
+  int done = 0;
+  const auto results = run_benchmarks(
+      select_backends("cpu/loop-ikj"), {{9, 8, 7}, {5, 6, 7, Layout::nt}}, o,
+      [&](const Progress& p) { done = p.done; },
+      [&](const std::vector<BenchmarkResult>& shape_results) {
+        handed.push_back(shape_results);
+        done_when_handed.push_back(done);
+      });
+  REQUIRE(handed.size() == 2);
+  REQUIRE(handed[0].size() + handed[1].size() == results.size());
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const BenchmarkResult& h = i < handed[0].size() ? handed[0][i] : handed[1][i - handed[0].size()];
+    CHECK(h.backend.name == results[i].backend.name);
+    CHECK(h.shape.m == results[i].shape.m);
+    CHECK(h.compute.median_ms == results[i].compute.median_ms);
+    CHECK(h.best_vendor == results[i].best_vendor);  // set before it is handed over
+  }
+  for (const BenchmarkResult& r : handed[0]) CHECK(r.shape.m == 9);
+  for (const BenchmarkResult& r : handed[1]) CHECK(r.shape.m == 5);
+  // The first shape is handed over before the second one's rows start.
+  CHECK(done_when_handed[0] < done_when_handed[1]);
+}
+
 TEST_CASE("run_benchmarks stays within its budget and gives every row a figure") {
   BenchmarkOptions o;
   o.budget_s = 3;

@@ -177,6 +177,9 @@ struct Progress {
   bool drawing_inputs = false;  // the shape's inputs and float64 reference being made (backend empty): before planning
 };
 using ProgressFn = std::function<void(const Progress&)>;
+// Called by run_benchmarks once each shape's rows are all measured, with that shape's results (the order they will
+// have in the whole run's): what a caller keeps of a long run that is stopped before its end.
+using ShapeResultsFn = std::function<void(const std::vector<BenchmarkResult>& shape_results)>;
 
 // The first call of measure, measure_paired, run_benchmarks, set_threads or collect_context settles OpenBLAS for the
 // whole process, where the user has not set OPENBLAS_CORETYPE or OPENBLAS_THREAD_TIMEOUT: it switches OpenBLAS to the
@@ -200,11 +203,12 @@ BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, c
 // measured paired with them (measure_paired). Each shape gets an equal share of the budget left; a few-row trial
 // of each of its rows tells what a full measurement would cost, rows that need less than an equal share get what
 // they need and the others share the rest equally (never more than time_limit_s each), so every row gets a
-// figure. Results come shape by shape, in registry order. Throws std::invalid_argument, before any work, for options
+// figure. Results come shape by shape, in registry order; `shape_done`, when given, gets each shape's as soon as they
+// are complete. Throws std::invalid_argument, before any work, for options
 // check_options refuses, a backend that is null or not one of all_backends() (naming its index), or a shape with
 // M, N or K below 1 (naming its index); std::runtime_error when a shape's problem does not fit in host memory.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
-                                            const ProgressFn& progress = {});
+                                            const ProgressFn& progress = {}, const ShapeResultsFn& shape_done = {});
 
 }  // namespace matcompare

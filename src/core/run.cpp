@@ -32,14 +32,14 @@ void set_speedup(BenchmarkResult& r, const BenchmarkResult* vendor) {
 
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& selected,
                                             const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
-                                            const ProgressFn& progress) {
-  return run_benchmarks_among(all_backends(), selected, shapes, options, progress);
+                                            const ProgressFn& progress, const ShapeResultsFn& shape_done) {
+  return run_benchmarks_among(all_backends(), selected, shapes, options, progress, shape_done);
 }
 
 std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backend*>& universe,
                                                   const std::vector<const Backend*>& selected,
                                                   const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
-                                                  const ProgressFn& progress) {
+                                                  const ProgressFn& progress, const ShapeResultsFn& shape_done) {
   check_options(options);
   cpu::adjust_openblas();  // before anything is timed: OpenBLAS at its best core, its idle threads parking quickly
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -171,6 +171,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     std::vector<BenchmarkResult> shape_results;
     for (const Backend* b : backends) shape_results.push_back(std::move(by_backend[b]));
     set_best_vendors(shape_results);
+    if (shape_done) shape_done(shape_results);
     for (BenchmarkResult& r : shape_results) all.push_back(std::move(r));
   }
   report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);

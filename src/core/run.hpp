@@ -11,6 +11,7 @@ namespace matcompare {
 std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backend*>& universe,
                                                   const std::vector<const Backend*>& selected,
                                                   const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
-                                                  const ProgressFn& progress = {});
+                                                  const ProgressFn& progress = {},
+                                                  const ShapeResultsFn& shape_done = {});
 
 }  // namespace matcompare

@@ -1,0 +1,43 @@
+#pragma once
+// The finished shapes of a run kept beside its --out file while it goes on, as FILE.partial in the run's format: a
+// run stopped before its end (a signal, a time limit, an error) leaves them behind and its last line says where; a run
+// that ends normally deletes the file once --out is written. Each shape's results rewrite the whole file (a temporary
+// file renamed over it), so it is never half written; its context is collected when the first shape is done.
+#include <string>
+#include <vector>
+
+#include "matcompare/benchmark.hpp"
+#include "matcompare/context.hpp"
+#include "matcompare/reporters.hpp"
+
+class PartialResults {
+ public:
+  struct Run {
+    std::string command_line;
+    matcompare::BenchmarkOptions options;
+    matcompare::Suite suite;
+    matcompare::Format format = matcompare::Format::table;
+    matcompare::TableOptions table;
+    std::string sort_key;
+  };
+  // An empty path keeps nothing (--out is standard output, or a file written in place).
+  PartialResults(std::string path, Run run);
+  ~PartialResults();
+  PartialResults(const PartialResults&) = delete;
+  PartialResults& operator=(const PartialResults&) = delete;
+
+  // Adds a finished shape's results and rewrites the file. A write that fails is said once on stderr, as a note, and
+  // the run goes on without the file: it is a safeguard, not the result.
+  void add(const std::vector<matcompare::BenchmarkResult>& shape_results);
+  // The run ended normally and --out holds everything: the file goes.
+  void remove();
+  // The end of the line of a run that stops with an error: empty, or where the finished shapes' results are.
+  std::string where_kept() const;
+
+ private:
+  std::string path_, note_;
+  Run run_;
+  std::vector<matcompare::BenchmarkResult> results_;
+  matcompare::RunContext context_;
+  bool written_ = false, failed_ = false;
+};
