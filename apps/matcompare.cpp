@@ -1,4 +1,5 @@
 // matcompare: a thin command-line client of the library (include/matcompare/).
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -413,8 +414,11 @@ int main(int argc, char** argv, char** envp) {
     options.seed = seed;
     options.flush_cache = !no_flush;
 
-    PartialResults partial(output.partial_path(), {joined_command_line(argc, argv), options, suite,
-                                                   format, table, sort_key});
+    auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
+    context.suite = suite;
+    struct stat out_stat {};
+    const int out_mode = !out_file.empty() && stat(out_file.c_str(), &out_stat) == 0 ? int(out_stat.st_mode & 07777) : -1;
+    PartialResults partial(output.partial_path(), {context, format, table, sort_key, out_mode});
     auto results = matcompare::run_benchmarks(
         backends, shapes, options, [&](const matcompare::Progress& p) { bar.update(p); },
         [&](const std::vector<matcompare::BenchmarkResult>& shape_results) {
@@ -434,8 +438,6 @@ int main(int argc, char** argv, char** envp) {
                 << " would be faster): cpu/openblas and every CPU x vendor reflect that; unset it to compare with "
                    "OpenBLAS at its best"
                 << std::endl;
-    auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
-    context.suite = suite;
     matcompare::sort_results(results, sort_key);
     std::ostringstream text;
     matcompare::write_results(text, format, context, results, table);

@@ -1,8 +1,10 @@
 #include "partial_results.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <iostream>
+#include <stdexcept>
 #include <sstream>
 #include <utility>
 
@@ -10,7 +12,17 @@
 #include "output_file.hpp"
 
 PartialResults::PartialResults(std::string path, Run run) : path_(std::move(path)), run_(std::move(run)) {
-  if (!path_.empty()) note_ = "; the results of the finished shapes are in " + path_ + "\n";
+  if (path_.empty()) return;
+  struct stat existing {};
+  if (lstat(path_.c_str(), &existing) == 0) {
+    std::cerr << "matcompare: note: '" << path_
+              << "' exists (an earlier stopped run's results?): it is left as it is, and this run keeps no results of "
+                 "its finished shapes beside --out"
+              << std::endl;
+    path_.clear();
+    return;
+  }
+  note_ = "; the results of the finished shapes are in " + path_ + "\n";
 }
 
 PartialResults::~PartialResults() { partial_results_kept(nullptr); }
@@ -19,16 +31,14 @@ void PartialResults::add(const std::vector<matcompare::BenchmarkResult>& shape_r
   if (path_.empty() || failed_) return;
   results_.insert(results_.end(), shape_results.begin(), shape_results.end());
   try {
-    if (!written_) {
-      context_ = matcompare::collect_context(run_.command_line, run_.options);
-      context_.suite = run_.suite;
-    }
     std::vector<matcompare::BenchmarkResult> sorted = results_;
     matcompare::sort_results(sorted, run_.sort_key);
     std::ostringstream text;
-    matcompare::write_results(text, run_.format, context_, sorted, run_.table);
+    matcompare::write_results(text, run_.format, run_.context, sorted, run_.table);
     OutputFile file(path_, PendingFile::partial);
     file.commit(text.str());
+    if (!written_ && run_.mode >= 0 && chmod(path_.c_str(), mode_t(run_.mode)) != 0)
+      throw std::runtime_error("cannot give '" + path_ + "' the permissions of --out");
     written_ = true;
     partial_results_kept(note_.c_str());
   } catch (const std::exception& e) {

@@ -1,8 +1,9 @@
 #pragma once
-// The finished shapes of a run kept beside its --out file while it goes on, as FILE.partial in the run's format: a
-// run stopped before its end (a signal, a time limit, an error) leaves them behind and its last line says where; a run
-// that ends normally deletes the file once --out is written. Each shape's results rewrite the whole file (a temporary
-// file renamed over it), so it is never half written; its context is collected when the first shape is done.
+// The finished shapes of a run kept beside its --out file while it goes on, as FILE.partial in the run's format and
+// with --out's permissions: a run stopped before its end (a signal, a time limit, an error) leaves them behind and its
+// last line says where; a run that ends normally deletes the file once --out is written. Each shape's results rewrite
+// the whole file (a temporary file renamed over it), so it is never half written. Whatever is at FILE.partial before
+// the run (an earlier stopped run's results, a link, a folder) is left alone: a note says so and nothing is kept.
 #include <string>
 #include <vector>
 
@@ -13,12 +14,11 @@
 class PartialResults {
  public:
   struct Run {
-    std::string command_line;
-    matcompare::BenchmarkOptions options;
-    matcompare::Suite suite;
+    matcompare::RunContext context;  // collected before the run: the final --out file's too
     matcompare::Format format = matcompare::Format::table;
     matcompare::TableOptions table;
     std::string sort_key;
+    int mode = -1;  // --out's permission bits where it exists, else -1 (a new file's)
   };
   // An empty path keeps nothing (--out is standard output, or a file written in place).
   PartialResults(std::string path, Run run);
@@ -38,6 +38,5 @@ class PartialResults {
   std::string path_, note_;
   Run run_;
   std::vector<matcompare::BenchmarkResult> results_;
-  matcompare::RunContext context_;
   bool written_ = false, failed_ = false;
 };

@@ -176,6 +176,13 @@ TEST_CASE("gpu/simt-tuned copies B stored N×K to K×N from kSimtCopyBRows rows 
     CHECK(kernel_for(tuned, {rows + 3, 70, 3001, layout}).find(", K split ") != std::string::npos);
     CHECK(kernel_for(tuned, {rows - 1, 257, 333, layout}).find("B copied") == std::string::npos);
   }
+  // gpu/tensor-core-3xtf32 hands K below 8 to gpu/simt-tuned: its scratch holds the copy too.
+  const Backend& three = find_backend("gpu/tensor-core-3xtf32");
+  for (Layout layout : {Layout::nt, Layout::tt}) {
+    const GemmShape shallow{rows, 257, 7, layout};
+    matcompare_test::check_against_reference(three, shallow, {0.5f, 2.0f});
+    CHECK(kernel_for(three, shallow).find(", B copied KxN first") != std::string::npos);
+  }
   const ForcedSimtChoice nn_only({"128x128x16_w64x32_l8x4_s3_rowA_b1", 3});
   matcompare_test::check_against_reference(tuned, {rows, 257, 333, Layout::nt}, {0.5f, 2.0f});
 }

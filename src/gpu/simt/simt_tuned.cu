@@ -241,7 +241,9 @@ void launch_simt_tuned(const DeviceGemm& g) {
   const SimtVariant& v = named_variant(choice.variant);
   if (!v.takes(kernel_shape.layout))
     throw std::runtime_error("gpu/simt-tuned: the variant " + v.name + " is built for NN alone, not " +
-                             to_string(kernel_shape.layout));
+                             to_string(kernel_shape.layout) +
+                             (kernel_shape.layout != shape.layout ? " (" + to_string(shape.layout) + " with B copied KxN)"
+                                                                  : std::string()));
   DeviceGemm run = g;
   if (kernel_shape.layout != shape.layout) {
     const std::size_t copy_bytes = std::size_t(g.k_padded) * std::size_t(simt::b_k_by_n_ld(g.n)) * sizeof(float);
