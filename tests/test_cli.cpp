@@ -343,7 +343,7 @@ TEST_CASE("a stopped run leaves its finished shapes beside --out as FILE.partial
   fs::permissions(out, fs::perms::owner_read | fs::perms::owner_write);  // 0600: the partial file keeps it
   // Two shapes are done in seconds; the third draws a 4096^3 problem and its float64 reference first.
   cli_test::Run run;
-  run.args = cli_test::words("--sizes 8,9,4096 --budget 6 --filter cpu/gold --format json --out " + out.string());
+  run.args = cli_test::words("--sizes 8,9,4096 --budget 2 --filter cpu/gold --format json --out " + out.string());
   cli_test::Child child(run);
   const auto shapes_kept = [&] {
     std::set<int> rows;
@@ -376,7 +376,7 @@ TEST_CASE("a stopped run leaves its finished shapes beside --out as FILE.partial
       fs::create_directory(partial);
     }
     const std::string before = folder_there ? "" : slurp(partial.string());
-    const Outcome done = run_cli("--sizes 8,9 --filter cpu/gold --format json --out " + out.string() + kQuick);
+    const Outcome done = run_cli("--size 8 --filter cpu/gold --format json --out " + out.string() + kQuick);
     REQUIRE_MESSAGE(done.exit_code == 0, done.err);
     CHECK(done.err.find("matcompare: note: '" + partial.string() + "' exists") != std::string::npos);
     CHECK(names_in(folder) == std::vector<std::string>{"results.json", "results.json.partial"});
