@@ -53,7 +53,8 @@ sigset_t stop_signal_set() {
   return set;
 }
 
-// Deletes the unfinished --out file (and an unfinished rewrite of the partial results), prints the line and ends the process by `signal_number`. Async-signal-safe:
+// Deletes the unfinished --out file (and an unfinished rewrite of the partial results), prints the line and ends the
+// process by `signal_number`. Async-signal-safe:
 // called by the handler, or when a SignalsHeld ends.
 [[noreturn]] void end_by(int signal_number) {
   const sigset_t all = stop_signal_set();

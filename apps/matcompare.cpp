@@ -1,5 +1,4 @@
 // matcompare: a thin command-line client of the library (include/matcompare/).
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -416,9 +415,7 @@ int main(int argc, char** argv, char** envp) {
 
     auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
     context.suite = suite;
-    struct stat out_stat {};
-    const int out_mode = !out_file.empty() && stat(out_file.c_str(), &out_stat) == 0 ? int(out_stat.st_mode & 07777) : -1;
-    PartialResults partial(output.partial_path(), {context, format, table, sort_key, out_mode});
+    PartialResults partial(output.partial_path(), {context, format, table, sort_key, output.replaced_mode()});
     auto results = matcompare::run_benchmarks(
         backends, shapes, options, [&](const matcompare::Progress& p) { bar.update(p); },
         [&](const std::vector<matcompare::BenchmarkResult>& shape_results) {

@@ -64,11 +64,13 @@ void write_stdout(const std::string& text) {
   results_written();
 }
 
-OutputFile::OutputFile(std::string path, PendingFile which) : path_(std::move(path)), which_(which) {
+OutputFile::OutputFile(std::string path, PendingFile which, int new_file_mode_bits)
+    : path_(std::move(path)), which_(which) {
   if (path_.empty()) return;
   target_ = path_;
   struct stat existing {};
   const bool replaces = stat(path_.c_str(), &existing) == 0;
+  if (replaces) replaced_mode_ = int(existing.st_mode & 07777);
   if (replaces) {
     if (S_ISDIR(existing.st_mode)) throw cannot_write(path_, EISDIR);
     // Renaming over a device or a pipe would replace it rather than write to it.
@@ -97,7 +99,10 @@ OutputFile::OutputFile(std::string path, PendingFile which) : path_(std::move(pa
   // A replaced file keeps its permissions, and its owner and group where this process may set them.
   if (replaces && fchown(descriptor_, existing.st_uid, existing.st_gid) != 0)
     (void)!fchown(descriptor_, uid_t(-1), existing.st_gid);
-  if (fchmod(descriptor_, replaces ? existing.st_mode & 07777 : new_file_mode()) != 0) {
+  const mode_t mode = replaces                  ? existing.st_mode & 07777
+                     : new_file_mode_bits >= 0 ? mode_t(new_file_mode_bits)
+                                               : new_file_mode();
+  if (fchmod(descriptor_, mode) != 0) {
     const int error = errno;
     discard();
     throw cannot_write(path_, error);

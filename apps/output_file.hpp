@@ -24,8 +24,9 @@ class OutputFile {
  public:
   // An empty path means standard output. Otherwise the temporary file is created now, so that an
   // unwritable path fails before any work is done; throws std::runtime_error naming the path. `which` says which
-  // slot of interrupt.hpp a signal finds it in: the results, or the partial results kept beside them.
-  explicit OutputFile(std::string path, PendingFile which = PendingFile::results);
+  // slot of interrupt.hpp a signal finds it in: the results, or the partial results kept beside them. A new file gets
+  // the permission bits `new_file_mode_bits` where given (>= 0), else those the umask leaves.
+  explicit OutputFile(std::string path, PendingFile which = PendingFile::results, int new_file_mode_bits = -1);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
   ~OutputFile();  // deletes the temporary file unless committed
@@ -37,12 +38,15 @@ class OutputFile {
   // Where the finished shapes' results are kept during the run: the file's name with ".partial" added; empty for
   // standard output and for a path written in place (a device, a pipe).
   std::string partial_path() const;
+  // The permission bits of the file it replaces; -1 for a new file or standard output.
+  int replaced_mode() const { return replaced_mode_; }
 
  private:
   void discard();
 
   std::string path_, target_, temporary_path_;
   PendingFile which_;
+  int replaced_mode_ = -1;
   int descriptor_ = -1;
   bool writes_in_place_ = false;
 };

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <iostream>
-#include <stdexcept>
 #include <sstream>
 #include <utility>
 
@@ -35,10 +34,8 @@ void PartialResults::add(const std::vector<matcompare::BenchmarkResult>& shape_r
     matcompare::sort_results(sorted, run_.sort_key);
     std::ostringstream text;
     matcompare::write_results(text, run_.format, run_.context, sorted, run_.table);
-    OutputFile file(path_, PendingFile::partial);
+    OutputFile file(path_, PendingFile::partial, run_.mode);
     file.commit(text.str());
-    if (!written_ && run_.mode >= 0 && chmod(path_.c_str(), mode_t(run_.mode)) != 0)
-      throw std::runtime_error("cannot give '" + path_ + "' the permissions of --out");
     written_ = true;
     partial_results_kept(note_.c_str());
   } catch (const std::exception& e) {
@@ -55,5 +52,5 @@ void PartialResults::remove() {
 }
 
 std::string PartialResults::where_kept() const {
-  return written_ ? "; the results of the finished shapes are in " + path_ : "";
+  return written_ ? note_.substr(0, note_.size() - 1) : "";  // the signal's line without its newline
 }

@@ -18,7 +18,7 @@ class PartialResults {
     matcompare::Format format = matcompare::Format::table;
     matcompare::TableOptions table;
     std::string sort_key;
-    int mode = -1;  // --out's permission bits where it exists, else -1 (a new file's)
+    int mode = -1;  // the permission bits of the --out file it replaces (OutputFile::replaced_mode), or -1
   };
   // An empty path keeps nothing (--out is standard output, or a file written in place).
   PartialResults(std::string path, Run run);
@@ -35,7 +35,7 @@ class PartialResults {
   std::string where_kept() const;
 
  private:
-  std::string path_, note_;
+  std::string path_, note_;  // note_: the end of a signal's line, newline included
   Run run_;
   std::vector<matcompare::BenchmarkResult> results_;
   bool written_ = false, failed_ = false;

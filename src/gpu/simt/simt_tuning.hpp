@@ -101,7 +101,7 @@ void force_simt_choice(const SimtChoice& choice);
 // From this many rows of C on, B stored transposed (NT, TT) is copied K×N into scratch first, inside the timed
 // computation, and the kernel runs its NN or TN instance (b_k_by_n.cuh): the copy moves B twice, a few percent of the
 // product's time at these rows, where reading B along K costs the kernel about a quarter of its speed (bench/NOTES.md,
-// "Prefill: B stored N×K copied K×N first").
+// "The suites at 9f5f3f6, and prefill's B stored N×K copied K×N first").
 constexpr std::int64_t kSimtCopyBRows = 512;
 // The shape gpu/simt-tuned's kernel runs: `shape`, or with B stored K×N where the launch copies it so (above).
 GemmShape simt_kernel_shape(const GemmShape& shape);
