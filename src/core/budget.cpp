@@ -37,4 +37,34 @@ double first_share(std::vector<double> demands, double seconds) {
   return first + left / double(demands.size());
 }
 
+void FixedCosts::observe(double bytes, double seconds) {
+  n_ += 1;
+  sx_ += bytes;
+  sy_ += seconds;
+  sxx_ += bytes * bytes;
+  sxy_ += bytes * seconds;
+}
+
+double FixedCosts::predict(double bytes) const {
+  if (n_ == 0) return 0;
+  const double spread = n_ * sxx_ - sx_ * sx_;
+  // Shapes of one size (or one shape) tell no constant from a slope: proportional to the bytes, which never
+  // predicts a large shape's costs from a small one's constant alone.
+  if (spread <= 1e-9 * n_ * sxx_) return sx_ > 0 ? sy_ / sx_ * bytes : sy_ / n_;
+  double slope = (n_ * sxy_ - sx_ * sy_) / spread;
+  double constant = (sy_ - slope * sx_) / n_;
+  if (slope < 0) {
+    slope = 0;
+    constant = sy_ / n_;
+  } else if (constant < 0) {
+    constant = 0;
+    slope = sxy_ / sxx_;
+  }
+  return constant + slope * bytes;
+}
+
+double shape_bytes(const GemmShape& s) {
+  return 4.0 * (double(s.m) * double(s.k) + double(s.k) * double(s.n) + double(s.m) * double(s.n));
+}
+
 }  // namespace matcompare

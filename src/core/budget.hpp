@@ -23,6 +23,22 @@ std::int64_t estimate_rows(const Trial& trial, std::int64_t m, double per_run_s)
 // equal share get what they need, the others share the rest equally; when all fit, the spare is spread evenly.
 double first_share(std::vector<double> demands, double seconds);
 
+// What a shape costs beyond its rows' shares of the budget: drawing its inputs and reference, the planning trials,
+// and what each row spends past its share (set-ups, uploads, verification, its end-to-end run), in seconds. Learnt
+// from the shapes done as a + b x bytes (least squares, neither term negative), so that the shapes still to come
+// are planned with theirs; before any shape is done it predicts nothing (bench/NOTES.md, "A suite's fixed costs in
+// its budget").
+class FixedCosts {
+ public:
+  void observe(double bytes, double seconds);
+  double predict(double bytes) const;
+
+ private:
+  double n_ = 0, sx_ = 0, sy_ = 0, sxx_ = 0, sxy_ = 0;
+};
+// The bytes of A, B and C in float32: what a shape's fixed costs are predicted from.
+double shape_bytes(const GemmShape& shape);
+
 // No row gets less, even when the budget is spent: enough for a few rows of C, so that it still gets a figure.
 constexpr double kMinimumRowSeconds = 0.05;
 // Nor less than one full run with its vendor partners, when that takes at most this long: a fast row is then

@@ -53,10 +53,15 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
     r.estimated_run_s = trial.run_s(p.shape.m);
     const bool whole_problem_tried = trial.rows == p.shape.m;
     // A problem verified on a sample has no reference of its first rows to estimate from: it runs in full.
-    if (whole_problem_tried || p.sampled() || r.estimated_run_s * kRunMargin <= seconds_until(plan.deadline))
-      measure_in_full(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
-    else
+    double sampling_s = 0;
+    if (whole_problem_tried || p.sampled() || r.estimated_run_s * kRunMargin <= seconds_until(plan.deadline)) {
+      measure_in_full(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r, sampling_s);
+    } else {
+      const auto estimating = Clock::now();
       estimate_from_rows(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
+      sampling_s = seconds_since(estimating);
+    }
+    if (plan.sampling_s) *plan.sampling_s = sampling_s;
     if (plan.trial) r.spent_s += plan.trial->spent_s;
   } catch (const ResourceLimit& e) {
     // Whatever the planning trial measured, no full run fits this machine: no figure, and no failure.

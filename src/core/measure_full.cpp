@@ -14,7 +14,8 @@
 namespace matcompare {
 
 void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
-                     const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r) {
+                     const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r,
+                     double& sampling_s) {
   TimedWorkspace row(backend, p);
   const double verify_ms = row.compute_ms(p, o);
   verify(*row.ws, p, r);
@@ -36,6 +37,7 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
   std::vector<double> row_ms;
   int round = 0;
   ThrottleGuard guard;
+  const auto compute_sampling = Clock::now();
   r.compute = sample(o, compute_deadline, run_s + partners_run_s, [&]() -> std::optional<double> {
     // ABBA: whoever went second goes first next time, so a slope in time favours neither.
     const bool partners_first = round++ % 2 == 1;
@@ -55,6 +57,7 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
       if (!ratio_settled(ms, row_ms)) return false;
     return true;
   });
+  sampling_s += seconds_since(compute_sampling);
   if (r.compute.samples == 0) {
     // Only the verification run fitted: it is the sample, paired with one run of each partner (vendors are the
     // fastest rows, and a figure without its ratio would leave a hole in the table).
@@ -71,6 +74,7 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
     r.total = r.compute;  // its compute already moves the host matrices in and C out
   } else {
     MatrixF out(std::size_t(p.shape.m), std::size_t(p.shape.n));
+    const auto total_sampling = Clock::now();
     r.total = sample(o, deadline, run_s, [&] {
       if (o.flush_cache) row.ws->flush_cache();
       row.ws->synchronize();
@@ -81,6 +85,7 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
       row.ws->download(out);
       return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
     });
+    sampling_s += seconds_since(total_sampling);
   }
   r.gflops = p.shape.flops() / (r.compute.median_ms * 1e6);
   r.status = Status::ok;

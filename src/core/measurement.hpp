@@ -45,12 +45,17 @@ struct RowPlan {
   Clock::time_point deadline;
   std::optional<Trial> trial;   // from planning; measured here when absent
   double partners_run_s = 0;    // one compute sample of every partner, flush included, as far as known
+  // When given, the seconds the row spent taking samples (all of an estimate's) are written here: the rest of its
+  // time is a fixed cost its share did not plan for (set-ups, uploads, verification).
+  double* sampling_s = nullptr;
 };
 
 // The full measurement: verification, then compute samples paired with the partners in ABBA order, then end-to-end
 // samples, each as many as fit before the deadline; the verification run is the one sample when no other fits.
+// Adds the seconds spent in the sample loops to `sampling_s`.
 void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
-                     const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r);
+                     const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r,
+                     double& sampling_s);
 
 // The estimate when one full run does not fit: the first rows of C, as many as kEstimateRuns runs allow in the
 // time left (never fewer than the trial's first rows, never all), timed and verified against the same rows of the

@@ -84,10 +84,18 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
       progress(Progress{backend, shape, planning, done, total, seconds_since(start), row_budget_s,
                         std::max(0.0, seconds_until(run_deadline)), drawing_inputs});
   };
+  FixedCosts fixed_costs;
   for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
     const GemmShape& shape = shapes[shape_index];
-    // Shapes left share what is left equally: what one does not use goes to the next.
-    const auto shape_deadline = after(std::max(0.0, seconds_until(run_deadline)) / double(shapes.size() - shape_index));
+    const auto shape_started = Clock::now();
+    // Shapes left share equally what is left after the fixed costs predicted for each of them; what one does not
+    // use goes to the next.
+    const double fixed_here_s = fixed_costs.predict(shape_bytes(shape));
+    double fixed_left_s = 0;
+    for (std::size_t later = shape_index; later < shapes.size(); ++later)
+      fixed_left_s += fixed_costs.predict(shape_bytes(shapes[later]));
+    const double samples_left_s = std::max(0.0, seconds_until(run_deadline) - fixed_left_s);
+    const auto shape_deadline = after(samples_left_s / double(shapes.size() - shape_index) + fixed_here_s);
     report("", shape, false, 0, true);
     const Problem problem =
         make_problem(shape, options.alpha, options.beta, options.seed, options.input_values, options);
@@ -129,6 +137,8 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
       const auto found = table.find(key);
       return found == table.end() ? nullptr : found->second;
     };
+    const double set_up_s = seconds_since(shape_started);
+    double rows_fixed_s = 0;  // what the rows spent besides taking samples
     for (std::size_t row = 0; row < order.size(); ++row) {
       const Backend* b = order[row];
       const BackendInfo& info = b->info();
@@ -140,13 +150,18 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
                                  planned_partners_s(b);
         if (one_run_s <= kOneRunFloorSeconds) floor_s = std::max(floor_s, one_run_s);
       }
+      // The shape's predicted fixed costs not yet spent are kept out of the rows' shares: a row's own come out of
+      // its share (it takes fewer samples), and what they leave of the prediction goes to the rows after it.
+      const double kept_for_fixed_s = std::max(0.0, fixed_here_s - set_up_s - rows_fixed_s);
       const double row_budget_s = std::min(
           options.time_limit_s,
-          std::max(floor_s, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline)))));
+          std::max(floor_s, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline) - kept_for_fixed_s))));
+      const auto row_started = Clock::now();
       report(info.name, shape, false, row_budget_s);
+      double sampling_s = 0;
       const RowPlan plan{after(row_budget_s),
                          trial == trials.end() ? std::nullopt : std::optional<Trial>(trial->second),
-                         planned_partners_s(b)};
+                         planned_partners_s(b), &sampling_s};
       Partners partners;
       // A multi-GPU row is compared by its speedup over the single-GPU vendor, not paired with it.
       if (!info.vendor && !info.multi_gpu) {
@@ -154,6 +169,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
         if (partners.vendor) partners.precision_vendor = vendor_of(precision_vendor, std::make_pair(info.device, info.precision));
       }
       BenchmarkResult r = measure_row(*b, problem, options, partners, plan);
+      rows_fixed_s += std::max(0.0, seconds_since(row_started) - sampling_s);
       if (info.vendor && r.status == Status::ok) {
         r.vs_vendor = 1.0;
         device_vendor[info.device] = b;
@@ -165,6 +181,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
       by_backend[b] = std::move(r);
       ++done;
     }
+    fixed_costs.observe(shape_bytes(shape), set_up_s + rows_fixed_s);
     const Backend* gpu_vendor = vendor_of(device_vendor, DeviceKind::gpu);
     for (auto& [b, r] : by_backend)
       if (b->info().multi_gpu) set_speedup(r, gpu_vendor ? &by_backend[gpu_vendor] : nullptr);
