@@ -145,6 +145,14 @@ class Machine:
         found = {key[1:] for key in self.rows}
         return sorted(found, key=lambda s: (flops(s), s))
 
+    @property
+    def sweep_shapes(self):
+        """The shapes some run outside a suite measured: the overview's columns and the per-size tables. A suite's
+        problems (DeepBench's 160, a model's layers) have their own section, 2d."""
+        found = {key[1:] for key, row in self.rows.items()
+                 if not isinstance(self.run_of[id(row)].context.get("suite"), dict)}
+        return sorted(found, key=lambda s: (flops(s), s))
+
     def row(self, backend, shape):
         return self.rows.get((backend,) + shape)
 
@@ -203,7 +211,7 @@ def group_machines(runs):
     ordered = [machines[key] for key in sorted(machines)]
     for machine in ordered:
         for what, count, limit in (("backends", len(machine.backends), MAX_BACKENDS),
-                                   ("shapes", len(machine.shapes), MAX_SHAPES)):
+                                   ("shapes outside suites", len(machine.sweep_shapes), MAX_SHAPES)):
             if count > limit:
                 files = ", ".join(shown(run.path) for run in machine.runs[:3]) + (", …" if len(machine.runs) > 3 else "")
                 raise InputError(f"the files of host {shown(machine.key[0])} ({files}) hold {count} {what} together; "

@@ -115,17 +115,20 @@ OVERVIEW_TEXT = (
     "and verified and the time extrapolated to all of them (which rows: below each table). “skipped” rows (in files "
     "made before the budget) were planned to exceed the time limit; “failed” rows did not run or did not verify. "
     "Backends that ran at no size (a GPU backend on a machine without one) are not rows of the table: one line per "
-    "reason under it names them.")
+    "reason under it names them. A suite's problems are not columns here (nor in 2a and 2b): section 2d shows them.")
 BEST_VENDOR_NOTE = ("Where the files have it, a second table gives each row's “× best vendor”: against the fastest "
                     "vendor library of its precision on its device at that size, which section 2a names.")
 
 
 def overview_section(machines):
-    any_best = any(best_shapes(m, m.backends, m.shapes) for m in machines)
+    any_best = any(best_shapes(m, m.backends, m.sweep_shapes) for m in machines)
     lines = ["## 2. Overview", "", OVERVIEW_TEXT + (" " + BEST_VENDOR_NOTE if any_best else ""), ""]
     for machine in machines:
-        shapes = machine.shapes
+        shapes = machine.sweep_shapes
         lines += [f"### {machine.label}", ""]
+        if machine.shapes and not shapes:
+            lines += ["Only suites ran here: section 2d.", ""]
+            continue
         shown = [b for b in machine.backends
                  if any(row is not None and row.get("status") != "unavailable"
                         for row in (machine.row(b, s) for s in shapes))]
@@ -247,7 +250,7 @@ def fast_path_section(machines):
                     if machine.latest_row[b].get("device") == "gpu"
                     and (machine.latest_row[b].get("vendor") or is_library(machine.latest_row[b])
                          or "beyond" in str(machine.latest_row[b].get("seed", "")))]
-        measured = [s for s in machine.shapes
+        measured = [s for s in machine.sweep_shapes
                     if any(positive((machine.row(b, s) or {}).get("vs_precision_vendor")) for b in backends)]
         if not measured:
             continue

@@ -52,7 +52,7 @@ BEST_HEADER = ["Size", "Device", "Precision", "Best vendor", "GFLOP/s", "× base
 def best_vendor_section(machines):
     lines = []
     for machine in machines:
-        rows = [cells for shape in machine.shapes for cells in best_vendor_rows(machine, shape)]
+        rows = [cells for shape in machine.sweep_shapes for cells in best_vendor_rows(machine, shape)]
         if rows:
             lines += [f"### {machine.label}", ""] + marked_table(machine, BEST_HEADER, rows)
     if not lines:

@@ -172,6 +172,19 @@ def test_suite_section(tmp):
     check("the geometric mean over the problems", "**1.00×** over 2" in section_text, section_text)
     check("the worst, with its row and problem", "**0.50×** `blis` at 8" in section_text, section_text)
     check("a plot of the suite", os.path.exists(os.path.join(out, "m1-suite-tiny.png")) and "m1-suite-tiny.png" in text)
+    overview = section(text, "## 2. Overview", "## 2d. Suites")
+    check("a suite's problems are not columns of the overview, which says where they are",
+          "16x8x8 NT" not in overview and "Only suites ran here: section 2d." in overview, overview)
+    # With a run by sizes on the same machine, the overview has that run's sizes only.
+    sizes = dict(VALID_ROW, backend="cpu/blis", m=32, n=32, k=32, precision="fp32")
+    sizes_path = os.path.join(tmp, "sizes.json")
+    with open(sizes_path, "w", encoding="utf-8") as handle:
+        json.dump(document(rows=[sizes], context={"hostname": "h"}), handle)
+    both = make_report([path, sizes_path], os.path.join(tmp, "suite_and_sizes"))
+    overview = section(both or "", "## 2. Overview", "## 2d. Suites")
+    check("beside a run by sizes, the overview has its sizes and none of the suite's",
+          "| Backend | Precision | 32 |" in overview and "16x8x8" not in overview and "suite `tiny`" in (both or ""),
+          overview)
     # A run by sizes has no suite section.
     plain = make_report([FIXTURES[0]], os.path.join(tmp, "no_suite"))
     check("no suite, no section", plain is not None and "## 2d. Suites" not in plain)
