@@ -113,9 +113,14 @@ def library_lines(context):
     return ["- **Vendor libraries**:"] + lines if lines else []
 
 
+# Sizes listed per library and kernel; a suite's 160 problems once made a line of 2,772 characters.
+MAX_KERNEL_SIZES = 6
+
+
 def kernel_table(machine):
     """What each vendor library chose per shape (`kernel`: cuBLASLt's algorithm, CUTLASS's schedule), where it says;
-    one line per library and kernel, since a library often keeps one kernel over many sizes."""
+    one line per library and kernel, since a library often keeps one kernel over many sizes: the smallest
+    MAX_KERNEL_SIZES of them, and how many more."""
     sizes = {}
     for backend in machine.backends:
         for shape in machine.shapes:
@@ -124,5 +129,8 @@ def kernel_table(machine):
                 sizes.setdefault((backend, row["kernel"]), []).append(shape_label(shape))
     if not sizes:
         return []
-    rows = [[code(backend), ", ".join(labels), kernel] for (backend, kernel), labels in sizes.items()]
+    def listed(labels):
+        more = len(labels) - MAX_KERNEL_SIZES
+        return ", ".join(labels[:MAX_KERNEL_SIZES]) + (f" and {more} more" if more > 0 else "")
+    rows = [[code(backend), listed(labels), kernel] for (backend, kernel), labels in sizes.items()]
     return ["Kernels the vendor libraries chose:", ""] + table(["Backend", "Sizes", "Kernel"], rows)

@@ -36,7 +36,7 @@ from report_harness import (HERE, REPORT_DIR, SCRIPT, contract_problems, differe
                             run_in_process, snapshot)
 
 from matcompare_report import (accuracy, checks, interrupt, markdown, output, peaks, plots, runs, seeds,  # noqa: E402
-                               tables)
+                               tables, vendors)
 FIXTURES = [os.path.join(HERE, "sample_cpu.json"), os.path.join(HERE, "sample_gpu.json")]
 
 passed = 0
@@ -1354,6 +1354,18 @@ def test_best_vendor(tmp):
     check("best vendor: TF32 bars are not coloured like FP32 bars",
           colors.get("gpu/tensor-core-tf32-ws") == colors.get("gpu/cublas-tf32")
           and colors.get("gpu/tensor-core-tf32-ws") != colors.get("gpu/simt-tuned"), colors)
+
+    class ManySizes:  # one library that kept one kernel over 20 sizes
+        backends = ["gpu/cublaslt-fp32"]
+        shapes = [(m, 64, 64) for m in range(1, 21)]
+
+        @staticmethod
+        def row(backend, shape):
+            return {"vendor_library": True, "kernel": "algo 7"}
+    many = vendors.kernel_table(ManySizes())
+    check("best vendor: a kernel kept over many sizes lists the smallest few and how many more",
+          "| `gpu/cublaslt-fp32` | 1x64x64, 2x64x64, 3x64x64, 4x64x64, 5x64x64, 6x64x64 and 14 more | algo 7 |" in many,
+          many)
 
     plain = make_report(FIXTURES, os.path.join(tmp, "vendors_plain")) or ""
     check("best vendor: files without the fields render without any of it",
