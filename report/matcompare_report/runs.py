@@ -149,8 +149,9 @@ class Machine:
     def sweep_shapes(self):
         """The shapes some run outside a suite measured: the overview's columns and the per-size tables. A suite's
         problems (DeepBench's 160, a model's layers) have their own section, 2d."""
-        found = {key[1:] for key, row in self.rows.items()
-                 if not isinstance(self.run_of[id(row)].context.get("suite"), dict)}
+        found = {shape_of(row) for run in self.runs
+                 if input_values(run.context) == UNIFORM and not isinstance(run.context.get("suite"), dict)
+                 for row in run.results}
         return sorted(found, key=lambda s: (flops(s), s))
 
     def row(self, backend, shape):

@@ -115,7 +115,8 @@ OVERVIEW_TEXT = (
     "and verified and the time extrapolated to all of them (which rows: below each table). “skipped” rows (in files "
     "made before the budget) were planned to exceed the time limit; “failed” rows did not run or did not verify. "
     "Backends that ran at no size (a GPU backend on a machine without one) are not rows of the table: one line per "
-    "reason under it names them. A suite's problems are not columns here (nor in 2a and 2b): section 2d shows them.")
+    "reason under it names them. A suite's problems are not columns here (nor in 2a and 2b): section 2d shows them, "
+    "and the lines under each table name any of them without a figure.")
 BEST_VENDOR_NOTE = ("Where the files have it, a second table gives each row's “× best vendor”: against the fastest "
                     "vendor library of its precision on its device at that size, which section 2a names.")
 
@@ -127,7 +128,8 @@ def overview_section(machines):
         shapes = machine.sweep_shapes
         lines += [f"### {machine.label}", ""]
         if machine.shapes and not shapes:
-            lines += ["Only suites ran here: section 2d.", ""]
+            lines += ["Only suites ran here (sections 2d and 2e show them).", ""]
+            lines += not_measured(machine, machine.shapes)
             continue
         shown = [b for b in machine.backends
                  if any(row is not None and row.get("status") != "unavailable"
@@ -152,7 +154,7 @@ def overview_section(machines):
                      for row in [machine.row(backend, shape)] if is_estimate(row)]
         if estimates:
             lines += ["Estimated:", ""] + estimates + [""]
-        lines += not_measured(machine, shapes)
+        lines += not_measured(machine, machine.shapes)  # a suite's failures, too: section 2d shows only figures
     return lines
 
 

@@ -38,6 +38,8 @@ double first_share(std::vector<double> demands, double seconds) {
 }
 
 void FixedCosts::observe(double bytes, double seconds) {
+  least_ = n_ == 0 ? bytes : std::min(least_, bytes);
+  most_ = std::max(most_, bytes);
   n_ += 1;
   sx_ += bytes;
   sy_ += seconds;
@@ -47,10 +49,8 @@ void FixedCosts::observe(double bytes, double seconds) {
 
 double FixedCosts::predict(double bytes) const {
   if (n_ == 0) return 0;
+  if (most_ < kFixedCostsSpread * least_) return sy_ / n_;
   const double spread = n_ * sxx_ - sx_ * sx_;
-  // Shapes of one size (or one shape) tell no constant from a slope: proportional to the bytes, which never
-  // predicts a large shape's costs from a small one's constant alone.
-  if (spread <= 1e-9 * n_ * sxx_) return sx_ > 0 ? sy_ / sx_ * bytes : sy_ / n_;
   double slope = (n_ * sxy_ - sx_ * sy_) / spread;
   double constant = (sy_ - slope * sx_) / n_;
   if (slope < 0) {

@@ -23,11 +23,14 @@ std::int64_t estimate_rows(const Trial& trial, std::int64_t m, double per_run_s)
 // equal share get what they need, the others share the rest equally; when all fit, the spare is spread evenly.
 double first_share(std::vector<double> demands, double seconds);
 
-// What a shape costs beyond its rows' shares of the budget: drawing its inputs and reference, the planning trials,
-// and what each row spends past its share (set-ups, uploads, verification, its end-to-end run), in seconds. Learnt
-// from the shapes done as a + b x bytes (least squares, neither term negative), so that the shapes still to come
-// are planned with theirs; before any shape is done it predicts nothing (bench/NOTES.md, "A suite's fixed costs in
-// its budget").
+// What a shape costs beyond its rows' samples: drawing its inputs and reference, the planning trials, and what each
+// row spends outside its sample loops or past their deadlines (set-ups, uploads, checking the result, a last sample
+// that overran), in seconds. Learnt from the shapes done as a + b x bytes (least squares, neither term negative), so
+// that the shapes still to come are planned with theirs. Before any shape is done it predicts nothing; until the
+// sizes seen differ by kFixedCostsSpread, the mean (one size tells no slope, and extrapolating a small shape's
+// constant as a cost per byte would starve an ascending sweep) (bench/NOTES.md, "A suite's fixed costs in its
+// budget").
+constexpr double kFixedCostsSpread = 1.5;
 class FixedCosts {
  public:
   void observe(double bytes, double seconds);
@@ -35,7 +38,11 @@ class FixedCosts {
 
  private:
   double n_ = 0, sx_ = 0, sy_ = 0, sxx_ = 0, sxy_ = 0;
+  double least_ = 0, most_ = 0;  // bytes
 };
+// The fixed costs predicted for the shapes left never take more than this part of the time left: a wrong
+// prediction then costs the samples at most half their time.
+constexpr double kMostFixedShare = 0.9;
 // The bytes of A, B and C in float32: what a shape's fixed costs are predicted from.
 double shape_bytes(const GemmShape& shape);
 

@@ -35,6 +35,7 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
   check_options(o);
   cpu::adjust_openblas();  // before anything is timed: OpenBLAS at its best core, its idle threads parking quickly
   const auto started = Clock::now();
+  double sampling_s = 0;  // handed to the plan however the row ends
   BenchmarkResult r;
   r.backend = backend.info();
   r.shape = p.shape;
@@ -53,15 +54,14 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
     r.estimated_run_s = trial.run_s(p.shape.m);
     const bool whole_problem_tried = trial.rows == p.shape.m;
     // A problem verified on a sample has no reference of its first rows to estimate from: it runs in full.
-    double sampling_s = 0;
     if (whole_problem_tried || p.sampled() || r.estimated_run_s * kRunMargin <= seconds_until(plan.deadline)) {
       measure_in_full(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r, sampling_s);
     } else {
       const auto estimating = Clock::now();
+      const double room_s = std::max(0.0, seconds_until(plan.deadline));
       estimate_from_rows(backend, p, o, partners, trial, plan.partners_run_s, plan.deadline, r);
-      sampling_s = seconds_since(estimating);
+      sampling_s = std::min(seconds_since(estimating), room_s);
     }
-    if (plan.sampling_s) *plan.sampling_s = sampling_s;
     if (plan.trial) r.spent_s += plan.trial->spent_s;
   } catch (const ResourceLimit& e) {
     // Whatever the planning trial measured, no full run fits this machine: no figure, and no failure.
@@ -72,6 +72,7 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
     unavailable.beta = r.beta;
     unavailable.reason = e.what();
     set_devices(unavailable);
+    if (plan.sampling_s) *plan.sampling_s = sampling_s;
     return unavailable;
   } catch (const std::bad_alloc&) {
     r.status = Status::failed;
@@ -81,6 +82,7 @@ BenchmarkResult measure_row(const Backend& backend, const Problem& p, const Benc
     r.reason = e.what();
   }
   r.spent_s += seconds_since(started);
+  if (plan.sampling_s) *plan.sampling_s = sampling_s;
   return r;
 }
 

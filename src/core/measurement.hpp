@@ -45,14 +45,15 @@ struct RowPlan {
   Clock::time_point deadline;
   std::optional<Trial> trial;   // from planning; measured here when absent
   double partners_run_s = 0;    // one compute sample of every partner, flush included, as far as known
-  // When given, the seconds the row spent taking samples (all of an estimate's) are written here: the rest of its
-  // time is a fixed cost its share did not plan for (set-ups, uploads, verification).
+  // When given, the seconds the row spent taking samples within their deadlines (all of an estimate's that fit) are
+  // written here: the rest of its time is a fixed cost (set-ups, uploads, checking the result, a sample that ran past
+  // its deadline).
   double* sampling_s = nullptr;
 };
 
 // The full measurement: verification, then compute samples paired with the partners in ABBA order, then end-to-end
 // samples, each as many as fit before the deadline; the verification run is the one sample when no other fits.
-// Adds the seconds spent in the sample loops to `sampling_s`.
+// Adds the seconds its sample loops spent before their deadlines to `sampling_s`.
 void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOptions& o, const Partners& partners,
                      const Trial& trial, double partners_run_s, Clock::time_point deadline, BenchmarkResult& r,
                      double& sampling_s);

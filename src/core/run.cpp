@@ -88,13 +88,18 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
   for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
     const GemmShape& shape = shapes[shape_index];
     const auto shape_started = Clock::now();
-    // Shapes left share equally what is left after the fixed costs predicted for each of them; what one does not
-    // use goes to the next.
-    const double fixed_here_s = fixed_costs.predict(shape_bytes(shape));
+    // Shapes left share equally what is left after the fixed costs predicted for each of them (at most
+    // kMostFixedShare of it); what one does not use goes to the next.
+    const double left_s = std::max(0.0, seconds_until(run_deadline));
+    double fixed_here_s = fixed_costs.predict(shape_bytes(shape));
     double fixed_left_s = 0;
     for (std::size_t later = shape_index; later < shapes.size(); ++later)
       fixed_left_s += fixed_costs.predict(shape_bytes(shapes[later]));
-    const double samples_left_s = std::max(0.0, seconds_until(run_deadline) - fixed_left_s);
+    if (fixed_left_s > kMostFixedShare * left_s) {
+      fixed_here_s *= kMostFixedShare * left_s / fixed_left_s;
+      fixed_left_s = kMostFixedShare * left_s;
+    }
+    const double samples_left_s = left_s - fixed_left_s;
     const auto shape_deadline = after(samples_left_s / double(shapes.size() - shape_index) + fixed_here_s);
     report("", shape, false, 0, true);
     const Problem problem =
@@ -150,12 +155,13 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
                                  planned_partners_s(b);
         if (one_run_s <= kOneRunFloorSeconds) floor_s = std::max(floor_s, one_run_s);
       }
-      // The shape's predicted fixed costs not yet spent are kept out of the rows' shares: a row's own come out of
-      // its share (it takes fewer samples), and what they leave of the prediction goes to the rows after it.
+      // The shape's predicted fixed costs not yet spent are kept out of the rows' shares, this row's own included:
+      // they may outgrow its share. What a row's own leave of them goes to the rows after it (after the last row,
+      // to the shapes after it).
       const double kept_for_fixed_s = std::max(0.0, fixed_here_s - set_up_s - rows_fixed_s);
-      const double row_budget_s = std::min(
-          options.time_limit_s,
-          std::max(floor_s, first_share(demands_left, std::max(0.0, seconds_until(shape_deadline) - kept_for_fixed_s))));
+      const double shape_left_s = std::max(0.0, seconds_until(shape_deadline) - kept_for_fixed_s);
+      const double row_budget_s =
+          std::min(options.time_limit_s, std::max(floor_s, first_share(demands_left, shape_left_s)));
       const auto row_started = Clock::now();
       report(info.name, shape, false, row_budget_s);
       double sampling_s = 0;
@@ -181,7 +187,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
       by_backend[b] = std::move(r);
       ++done;
     }
-    fixed_costs.observe(shape_bytes(shape), set_up_s + rows_fixed_s);
+    const auto rows_ended = Clock::now();
     const Backend* gpu_vendor = vendor_of(device_vendor, DeviceKind::gpu);
     for (auto& [b, r] : by_backend)
       if (b->info().multi_gpu) set_speedup(r, gpu_vendor ? &by_backend[gpu_vendor] : nullptr);
@@ -190,6 +196,8 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     set_best_vendors(shape_results);
     if (shape_done) shape_done(shape_results);
     for (BenchmarkResult& r : shape_results) all.push_back(std::move(r));
+    // Handing the results over (a partial file rewritten whole) is a fixed cost of the shape, too.
+    fixed_costs.observe(shape_bytes(shape), set_up_s + rows_fixed_s + seconds_since(rows_ended));
   }
   report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);
   return all;

@@ -155,7 +155,9 @@ def test_suite_section(tmp):
         return dict(VALID_ROW, backend=backend, m=m, n=8, k=8, layout=layout, precision="fp32", vs_best_vendor=ratio,
                     best_vendor="cpu/openblas", vendor_library=library)
     rows = [row("cpu/blis", 8, 0.5), row("cpu/tiling", 8, 0.25), row("cpu/openblas", 8, 1.0, library=True),
-            row("cpu/blis", 16, 2.0, layout="NT"), row("cpu/openblas", 16, 1.0, library=True, layout="NT")]
+            row("cpu/blis", 16, 2.0, layout="NT"), row("cpu/openblas", 16, 1.0, library=True, layout="NT"),
+            dict(VALID_ROW, backend="cpu/loop-ijk", m=16, layout="NT", status="failed", reason="NaN or Inf in the result",
+                 median_ms=None, gflops=None)]
     suite = {"name": "tiny", "title": "two problems", "shapes": [{"m": 8, "n": 8, "k": 8, "layout": "NN", "name": "first"},
                                                                {"m": 16, "n": 8, "k": 8, "layout": "NT", "name": "second"}]}
     path = os.path.join(tmp, "suite.json")
@@ -174,7 +176,10 @@ def test_suite_section(tmp):
     check("a plot of the suite", os.path.exists(os.path.join(out, "m1-suite-tiny.png")) and "m1-suite-tiny.png" in text)
     overview = section(text, "## 2. Overview", "## 2d. Suites")
     check("a suite's problems are not columns of the overview, which says where they are",
-          "16x8x8 NT" not in overview and "Only suites ran here: section 2d." in overview, overview)
+          "16x8x8 NT" not in overview.split("Not measured:")[0]
+          and "Only suites ran here (sections 2d and 2e show them)." in overview, overview)
+    check("a suite's failed row is still named under the overview",
+          "- failed, “NaN or Inf in the result”: `cpu/loop-ijk`" in overview, overview)
     # With a run by sizes on the same machine, the overview has that run's sizes only.
     sizes = dict(VALID_ROW, backend="cpu/blis", m=32, n=32, k=32, precision="fp32")
     sizes_path = os.path.join(tmp, "sizes.json")
