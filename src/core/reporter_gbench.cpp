@@ -59,6 +59,11 @@ void write_gbench(std::ostream& out, const RunContext& c, const std::vector<Benc
     if (!figure) {  // failed (a wrong result among them) or unavailable
       b["error_occurred"] = true;
       b["error_message"] = to_string(r.status) + ": " + r.reason;
+      // Times of 0, as Google Benchmark's own writer gives an error: its compare.py reads them from every benchmark.
+      b["iterations"] = 0;
+      b["real_time"] = 0.0;
+      b["cpu_time"] = 0.0;
+      b["time_unit"] = "us";
       j["benchmarks"].push_back(b);
       continue;
     }
