@@ -149,7 +149,7 @@ void write_comparison(std::ostream& out, const SavedRun& base, const SavedRun& n
     out << "note: the runs come from different machines (" << base.machine << "; " << next.machine
         << "): a change may be the machine's\n";
   std::vector<std::vector<std::string>> rows{
-      {"backend", "shape", "base ms", "new ms", "time", "x vendor base", "x vendor new", "judged", "noise by",
+      {"backend", "shape", "base ms", "new ms", "time", "xv base", "xv new", "judged", "noise by",
        "verdict"}};
   for (const RowComparison& c : comparison.rows) {
     const bool both = c.base && c.next && has_figure(*c.base) && has_figure(*c.next);
@@ -183,9 +183,9 @@ void write_comparison(std::ostream& out, const SavedRun& base, const SavedRun& n
                   comparison.regressions, 100 * threshold);
     out << summary;
   }
-  out << "\ntime: new median / base median - 1. judged: the change the verdict weighs, the x vendor's (base / new - 1)\n"
-         "where both runs timed the row in pairs with its vendor, else the time's. Beyond the noise: the runs'\n"
-         "interquartile ranges of the per-pair x vendor ratios (noise by pairs) or their sample times [fastest,\n"
-         "slowest] (by range) do not overlap, and the change is over "
+  out << "\ntime: new median / base median - 1. xv base, xv new: x vendor in each run. judged: the change the verdict\n"
+         "weighs, the x vendor's (base / new - 1) where both runs timed the row in pairs with its vendor, else the time's.\n"
+         "Beyond the noise: the runs' interquartile ranges of the per-pair x vendor ratios (noise by pairs) or their\n"
+         "sample times [fastest, slowest] (by range) do not overlap, and the change is over "
       << int(100 * kMinFlaggedChange) << "%.\n";
 }

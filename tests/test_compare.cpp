@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -181,6 +182,19 @@ TEST_CASE("the command: a run against itself flags nothing; --fail-on-regression
   // Over the threshold asked for: no regression, exit 0; without the option, exit 0 too.
   CHECK(cli_test::run_cli({"compare", base, slower, "--fail-on-regression", "30"}).exit_code == 0);
   CHECK(cli_test::run_cli({"compare", base, slower}).exit_code == 0);
+}
+
+TEST_CASE("the comparison's table fits 120 columns with a long backend name, a suite's widest shape and tiny ratios") {
+  SavedRow row = paired("gpu/tensor-core-tf32-ws", 53320.0, 0.000732, 0.000731, 0.000733);
+  row.m = 16384;
+  row.n = 128256;
+  row.k = 8192;
+  row.layout = "NT";
+  const SavedRun base = run_of({row}), next = run_of({});
+  std::ostringstream out;
+  write_comparison(out, base, next, compare_runs(base, next, 0.05), 0.05);
+  std::istringstream lines(out.str());
+  for (std::string line; std::getline(lines, line);) CHECK_MESSAGE(line.size() <= 120, line);
 }
 
 TEST_CASE("a run written before layouts existed (no layout field) matches a new run's NN rows") {

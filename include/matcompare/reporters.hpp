@@ -18,7 +18,8 @@ enum class Format { table, markdown, csv, json, gbench };
 Format parse_format(const std::string& name);
 
 // What the table and Markdown formats show. Columns by name (table_columns() lists them); width: the terminal
-// table's context, footnotes and legend wrap at it (the columns themselves are as wide as their widest cell).
+// table's context, footnotes and legend wrap at it (the columns themselves are as wide as their widest cell, two
+// spaces apart; the default columns one apart where two would pass it).
 struct TableOptions {
   std::vector<std::string> columns;  // empty: default_table_columns()
   int width = 120;

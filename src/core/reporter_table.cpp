@@ -361,11 +361,16 @@ void write_table(std::ostream& out, const RunContext& context, const std::vector
   std::vector<std::size_t> widths(t.columns.size(), 0);
   for (const auto& row : t.rows)
     for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  // Two spaces between columns; one where the default columns would pass the width with two (a long shape such as
+  // 16384x128256x8192 NT). Columns asked for (--columns, --wide) keep two: they are as wide as they were asked.
+  std::size_t spread = 2 * (widths.size() - 1);
+  for (const std::size_t w : widths) spread += w;
+  const std::string gap(options.columns.empty() && spread > width ? 1 : 2, ' ');
   for (const auto& row : t.rows) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
       const std::string pad(widths[i] - row[i].size(), ' ');
-      line += (i ? "  " : "") + (t.columns[i]->numeric ? pad + row[i] : row[i] + pad);
+      line += (i ? gap : "") + (t.columns[i]->numeric ? pad + row[i] : row[i] + pad);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
