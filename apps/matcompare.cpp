@@ -200,8 +200,8 @@ int main(int argc, char** argv, char** envp) {
   if (const char* core = matcompare::openblas_coretype_fix()) fixes.emplace_back("OPENBLAS_CORETYPE", core);
   if (!fixes.empty()) restart_with(fixes, argv);
 
-  CLI::App app{"matcompare: multiply matrices with every CPU and GPU algorithm of the seeds and compare them "
-               "with the vendor libraries (time, GFLOP/s, error against a float64 reference)."};
+  CLI::App app{"matcompare: multiply matrices with every CPU and GPU algorithm of its five source documents and "
+               "compare them with the vendor libraries (time, GFLOP/s, error against a float64 reference)."};
   app.set_version_flag("--version", std::string("matcompare ") + matcompare::version());
 
   std::string sizes, ms, ns, ks, filter, format_name = "table", out_file, values_name = "uniform", devices;
@@ -245,7 +245,7 @@ int main(int argc, char** argv, char** envp) {
   measuring.push_back(app.add_option("--seed", seed, "seed of the random inputs (default 42)")->check(kSeed));
   measuring.push_back(app.add_option("--values", values_name,
                  "what the inputs are drawn from: uniform (reals in [-1, 1], the default), integers-1-100 or "
-                 "reals-1-100 (seed 003's error experiment)")->check(kNonEmpty));
+                 "reals-1-100 (source document 003's error experiment)")->check(kNonEmpty));
   measuring.push_back(app.add_option("--threads", threads, "CPU threads for OpenMP and OpenBLAS (default: one per logical core)")
       ->check(CLI::Range(0, 4096)));
   listing.push_back(app.add_option("--device", device, "GPU to use (default 0; with --devices, the first of them)")

@@ -380,8 +380,8 @@ def step_table(spec, machines):
 
 # Seed 003 drew its values from 1 to 100; its error table is made from runs with such values where there are any.
 SEED_003_VALUES = ("reals-1-100", "integers-1-100")
-VALUES_TEXT = {"reals-1-100": "reals in [1, 100], as seed 003", "integers-1-100": "integers in 1..100, as seed 003",
-               UNIFORM: "uniform in [−1, 1], not seed 003's values"}
+VALUES_TEXT = {"reals-1-100": "reals in [1, 100], as document 003", "integers-1-100": "integers in 1..100, as document 003",
+               UNIFORM: "uniform in [−1, 1], not document 003's values"}
 
 
 def error_cell(row):

@@ -106,7 +106,7 @@ def values_use(run):
     suite = run.context.get("suite")
     if isinstance(suite, dict) and suite.get("name") == ERROR_SUITE:
         return "only the accuracy section's error against K uses it"
-    return "only seed 003's error-sum table uses it"
+    return "only source document 003's error-sum table uses it"
 
 
 OVERVIEW_TEXT = (

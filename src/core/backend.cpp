@@ -93,9 +93,9 @@ void Workspace::download_rows(const std::vector<std::int64_t>& rows, const GemmS
 Availability Backend::availability(Layout layout) const {
   Availability here = availability();
   if (here.available && layout != Layout::nn && !info().all_layouts) {
-    // A seed step's row names the seed it follows ("003 Gold", "001 v3"): its kernel is the seed's.
-    const bool seed_step = !info().seed.empty() && std::isdigit(static_cast<unsigned char>(info().seed[0]));
-    return {false, std::string(seed_step ? "the seed's kernel" : "this row's kernel") +
+    // A source document's step names the document it follows ("003 Gold", "001 v3"): its kernel is the document's.
+    const bool document_step = !info().seed.empty() && std::isdigit(static_cast<unsigned char>(info().seed[0]));
+    return {false, std::string(document_step ? "the source document's kernel" : "this row's kernel") +
                        " takes A and B untransposed (layout NN only)"};
   }
   return here;

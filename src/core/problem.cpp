@@ -97,8 +97,8 @@ std::string to_string(InputValues v) {
 std::string describe(InputValues v) {
   switch (v) {
     case InputValues::uniform: return "reals uniform in [-1, 1]";
-    case InputValues::integers_1_100: return "integers uniform in 1..100 (seed 003)";
-    case InputValues::reals_1_100: return "reals uniform in [1, 100] (seed 003)";
+    case InputValues::integers_1_100: return "integers uniform in 1..100 (source document 003)";
+    case InputValues::reals_1_100: return "reals uniform in [1, 100] (source document 003)";
   }
   unknown(v, "describe");
 }

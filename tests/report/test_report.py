@@ -283,7 +283,7 @@ def test_estimates_and_seed_values(tmp):
           "Estimates (“~… est.” in the tables) are hollow markers" in plots_text, plots_text[:600])
 
     error_table = section(text, "#### Error sums", "### Source document 004")
-    check("the error-sum table is made from the seed's values", "inputs reals in [1, 100], as seed 003" in error_table,
+    check("the error-sum table is made from the seed's values", "inputs reals in [1, 100], as document 003" in error_table,
           error_table)
     check("the error-sum table names the backends whose sums agree exactly",
           "Identical sums (to every digit the JSON holds, at every size both measured in full): " in error_table
@@ -291,7 +291,7 @@ def test_estimates_and_seed_values(tmp):
           error_table)
     check("the error-sum table explains the identical sums", "the same additions in the same order give the same "
           "bits" in error_table)
-    check("the runs list names the seed values' run", "(inputs `reals-1-100`: only seed 003's error-sum table uses it)"
+    check("the runs list names the seed values' run", "(inputs `reals-1-100`: only source document 003's error-sum table uses it)"
           in text)
 
     uniform_only = make_report([estimated_path], os.path.join(tmp, "estimates_uniform"))
@@ -299,7 +299,7 @@ def test_estimates_and_seed_values(tmp):
         return
     error_table = section(uniform_only, "#### Error sums", "### Source document 004")
     check("without a run on the seed's values the table says its inputs are not the seed's",
-          "inputs uniform in [−1, 1], not seed 003's values" in error_table, error_table)
+          "inputs uniform in [−1, 1], not document 003's values" in error_table, error_table)
     check("an estimate's error sum says which rows it covers", "| 0.125 (rows 0–95 only) |" in error_table,
           error_table)
     ladder = section(uniform_only, "#### CPU steps", "#### GPU steps")
@@ -1686,7 +1686,7 @@ def test_accuracy_error_sums_keep_uniform(tmp):
     text = make_report([reals, square], os.path.join(tmp, "accuracy_sums"))
     error_table = section(text or "", "#### Error sums", "### Source document 004")
     check("accuracy: the error-sum table keeps the uniform rows beside an error-vs-k run on reals",
-          "inputs uniform in [−1, 1], not seed 003's values" in error_table and "| 0.25 |" in error_table,
+          "inputs uniform in [−1, 1], not document 003's values" in error_table and "| 0.25 |" in error_table,
           error_table)
 
 
