@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "../src/core/budget.hpp"
+#include "../src/core/measurement.hpp"
 #include "../src/core/problem_rows.hpp"
 #include "../src/core/run.hpp"
 #include "test_support.hpp"
@@ -130,7 +131,7 @@ class Slowed final : public Backend {
                                           sleep_ms_past_cliff_ * double(shape.m - cliff_rows_)
                                     : sleep_ms_per_row_ * double(shape.m);
     return std::make_unique<SlowedWorkspace>(inner_.prepare(shape), sleep_ms_ + per_rows_ms, every_other_run_ms,
-                                             download_s_per_mb);
+                                             download_s_per_mb, failing_after_uploads);
   }
   // Each set-up sleeps this long, like gpu/cublasmp-fp32's, whose worker processes and NCCL take far longer to
   // start than a run (bench/NOTES.md, "1× H100, both multi-GPU rows on one GPU"); prepared counts them.
@@ -140,13 +141,21 @@ class Slowed final : public Backend {
   double every_other_run_ms = 0;
   // Each download of C sleeps this long per MB of it, like a GPU row's (which the trials never download).
   double download_s_per_mb = 0;
+  // When set, a workspace's uploads after this many throw: with 1, a measurement fails at its first end-to-end sample,
+  // after its compute samples (its first upload is its set-up's).
+  int failing_after_uploads = 0;
 
  private:
   struct SlowedWorkspace final : Workspace {
-    SlowedWorkspace(std::unique_ptr<Workspace> inner, double sleep_ms, double every_other_ms, double download_s_per_mb)
+    SlowedWorkspace(std::unique_ptr<Workspace> inner, double sleep_ms, double every_other_ms, double download_s_per_mb,
+                    int failing_after_uploads)
         : inner(std::move(inner)), sleep_ms(sleep_ms), every_other_ms(every_other_ms),
-          download_s_per_mb(download_s_per_mb) {}
-    void upload(const MatrixF& a, const MatrixF& b) override { inner->upload(a, b); }
+          download_s_per_mb(download_s_per_mb), failing_after_uploads(failing_after_uploads) {}
+    void upload(const MatrixF& a, const MatrixF& b) override {
+      if (failing_after_uploads > 0 && uploads++ >= failing_after_uploads)
+        throw std::runtime_error("test/slowed: upload refused");
+      inner->upload(a, b);
+    }
     void set_output(const MatrixF& c) override { inner->set_output(c); }
     void compute(float alpha, float beta) override {
       inner->compute(alpha, beta);
@@ -163,7 +172,8 @@ class Slowed final : public Backend {
     std::string kernel() const override { return "slowed"; }  // as a row that chooses its kernel per shape
     std::unique_ptr<Workspace> inner;
     double sleep_ms, every_other_ms, download_s_per_mb;
-    int runs = 0;
+    int failing_after_uploads;
+    int runs = 0, uploads = 0;
   };
   const Backend& inner_;
   double sleep_ms_, sleep_ms_per_row_;
@@ -403,6 +413,121 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
     INFO(r.backend.name, " ", to_string(r.shape), ": ", r.reason);
     CHECK(r.status == Status::ok);
   }
+}
+
+namespace {
+
+// A row measured in full within `budget_s`, as planned for a run of 1 ms: the seconds it reports as sampling.
+double sampling_s_of(const Backend& row, const Problem& p, const BenchmarkOptions& o, double budget_s,
+                     BenchmarkResult& r) {
+  Trial whole;  // the whole problem tried: no trial of its own, and no estimate
+  whole.first_rows = whole.rows = p.shape.m;
+  whole.first_s = whole.rows_s = 0.001;
+  double sampling_s = -1;
+  r = measure_row(row, p, o, Partners{}, RowPlan{after(budget_s), whole, 0.0, &sampling_s});
+  return sampling_s;
+}
+
+}  // namespace
+
+TEST_CASE("a row's sampling counts each sample loop up to its deadline: a last sample's overrun is a fixed cost") {
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 1000;  // only the deadlines end the loops
+  o.min_time_s = 1;
+  o.flush_cache = false;
+  // The verification run is quick, and so is every other sample after it; the others take 300 ms. Whatever a loop
+  // overran, a row's sampling never exceeds its budget: the overrun is a fixed cost of the shape, not sampling.
+  Slowed row(find_backend("cpu/gold"), 0.0);
+  row.every_other_run_ms = 300;
+  BenchmarkResult r;
+  // 0.2 s: the compute loop's 0.15 s are overrun by its first sample, 0.15 s or more; no end-to-end sample fits.
+  double sampling_s = sampling_s_of(row, p, o, 0.2, r);
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(r.compute.samples == 1);
+  CHECK(sampling_s > 0.05);
+  CHECK(sampling_s <= 0.2);
+  // 0.38 s: the compute loop's first sample takes (about) all of its 0.285 s, and the end-to-end loop's second
+  // overruns the 0.08 s or so left after it by 0.2 s or more.
+  sampling_s = sampling_s_of(row, p, o, 0.38, r);
+  REQUIRE_MESSAGE(r.status == Status::ok, r.reason);
+  CHECK(sampling_s > 0.05);
+  CHECK(sampling_s <= 0.38);
+}
+
+TEST_CASE("a row that fails after its samples still hands its sampling over: only the rest is a fixed cost") {
+  const Problem p = make_problem({16, 16, 16}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 2;
+  o.min_time_s = 0.05;
+  o.flush_cache = false;
+  // 5-ms compute samples up to min_time (50 ms of them), then the first end-to-end sample's upload throws.
+  Slowed row(find_backend("cpu/gold"), 5.0);
+  row.failing_after_uploads = 1;
+  BenchmarkResult r;
+  const double sampling_s = sampling_s_of(row, p, o, 2.0, r);
+  REQUIRE(r.status == Status::failed);
+  CHECK(r.reason == "test/slowed: upload refused");
+  CHECK(sampling_s > 0.04);  // at least the samples' timed 50 ms, less any rounding of the clocks
+  CHECK(sampling_s < 2.0);
+}
+
+TEST_CASE("a shape's fixed costs include handing its results over, and the next shape's rows leave room for them") {
+  // The first shape's hand-over sleeps 200 ms, as rewriting a partial file on a slow disk would: a fixed cost of the
+  // shape, which the second shape (the same size) is planned with, and keeps out of its row's share.
+  const Backend& vendor = find_backend("cpu/openblas");
+  BenchmarkOptions o;
+  o.budget_s = 2;  // far more than the rows take: the predictions are not capped
+  o.repetitions = 2;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  int handed = 0;
+  std::vector<Progress> rows;
+  std::vector<ShapeBudget> seen;
+  run_benchmarks_among(
+      {&vendor}, {&vendor}, {{32, 32, 32}, {32, 32, 32}}, o,
+      [&](const Progress& p) {
+        if (!p.backend.empty() && !p.planning) rows.push_back(p);
+      },
+      [&](const std::vector<BenchmarkResult>&) {
+        if (handed++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      },
+      [&](const ShapeBudget& budget) { seen.push_back(budget); });
+  REQUIRE(seen.size() == 2);
+  REQUIRE(rows.size() == 2);
+  CHECK(seen[0].fixed_here_s == 0);  // nothing learnt yet
+  CHECK(seen[0].fixed_s >= 0.19);    // the sleep never undershoots
+  CHECK(seen[1].fixed_here_s >= 0.19);
+  REQUIRE(seen[1].kept_for_fixed_s.size() == 1);
+  // All of it but the second shape's own set-up (its inputs and trial, milliseconds) is kept back before its row.
+  CHECK(seen[1].kept_for_fixed_s[0] > 0.1);
+  CHECK(seen[1].kept_for_fixed_s[0] <= seen[1].fixed_here_s);
+  // The row's share leaves it out (the last shape's last row would otherwise get all the budget left); 0.1 s for a
+  // loaded machine between planning the row and reporting it.
+  CHECK(rows[1].row_budget_s + seen[1].kept_for_fixed_s[0] <= rows[1].budget_left_s + 0.1);
+}
+
+TEST_CASE("the fixed costs predicted for the shapes left never take more than kMostFixedShare of the time left") {
+  // The first shape's hand-over sleeps 200 ms of a 0.25-s budget: the second shape, the same size, is predicted as
+  // much, far more than is left, and keeps back at most kMostFixedShare of what is.
+  const Backend& vendor = find_backend("cpu/openblas");
+  BenchmarkOptions o;
+  o.budget_s = 0.25;
+  o.repetitions = 2;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  int handed = 0;
+  std::vector<ShapeBudget> seen;
+  run_benchmarks_among(
+      {&vendor}, {&vendor}, {{32, 32, 32}, {32, 32, 32}}, o, {},
+      [&](const std::vector<BenchmarkResult>&) {
+        if (handed++ == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      },
+      [&](const ShapeBudget& budget) { seen.push_back(budget); });
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[0].fixed_s > seen[1].left_s);  // uncapped, the prediction would take everything left
+  CHECK(seen[1].fixed_left_s <= kMostFixedShare * seen[1].left_s + 1e-9);
+  CHECK(seen[1].fixed_here_s <= seen[1].fixed_left_s + 1e-9);
 }
 
 TEST_CASE("planning a slow row costs a small part of its budget, so the row still gets its estimate in time") {

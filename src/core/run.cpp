@@ -39,7 +39,8 @@ std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& s
 std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backend*>& universe,
                                                   const std::vector<const Backend*>& selected,
                                                   const std::vector<GemmShape>& shapes, const BenchmarkOptions& options,
-                                                  const ProgressFn& progress, const ShapeResultsFn& shape_done) {
+                                                  const ProgressFn& progress, const ShapeResultsFn& shape_done,
+                                                  const ShapeBudgetFn& budget_seen) {
   check_options(options);
   cpu::adjust_openblas();  // before anything is timed: OpenBLAS at its best core, its idle threads parking quickly
   for (std::size_t i = 0; i < selected.size(); ++i) {
@@ -99,6 +100,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
       fixed_here_s *= kMostFixedShare * left_s / fixed_left_s;
       fixed_left_s = kMostFixedShare * left_s;
     }
+    ShapeBudget budget{shape, left_s, fixed_left_s, fixed_here_s, {}, 0};
     const double samples_left_s = left_s - fixed_left_s;
     const auto shape_deadline = after(samples_left_s / double(shapes.size() - shape_index) + fixed_here_s);
     report("", shape, false, 0, true);
@@ -159,6 +161,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
       // they may outgrow its share. What a row's own leave of them goes to the rows after it (after the last row,
       // to the shapes after it).
       const double kept_for_fixed_s = std::max(0.0, fixed_here_s - set_up_s - rows_fixed_s);
+      budget.kept_for_fixed_s.push_back(kept_for_fixed_s);
       const double shape_left_s = std::max(0.0, seconds_until(shape_deadline) - kept_for_fixed_s);
       const double row_budget_s =
           std::min(options.time_limit_s, std::max(floor_s, first_share(demands_left, shape_left_s)));
@@ -197,7 +200,9 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     if (shape_done) shape_done(shape_results);
     for (BenchmarkResult& r : shape_results) all.push_back(std::move(r));
     // Handing the results over (a partial file rewritten whole) is a fixed cost of the shape, too.
-    fixed_costs.observe(shape_bytes(shape), set_up_s + rows_fixed_s + seconds_since(rows_ended));
+    budget.fixed_s = set_up_s + rows_fixed_s + seconds_since(rows_ended);
+    fixed_costs.observe(shape_bytes(shape), budget.fixed_s);
+    if (budget_seen) budget_seen(budget);
   }
   report("", shapes.empty() ? GemmShape{} : shapes.back(), false, 0);
   return all;
