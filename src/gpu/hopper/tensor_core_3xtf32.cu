@@ -2,10 +2,11 @@
 // Extends: gpu/tensor-core-tf32-ws (tensor_core_tf32_ws.cu), whose engine it runs in three passes; below K = 8 it
 // hands the product to gpu/simt-tuned (simt/).
 // Adds: each input x is split into big = tf32(x) and small = tf32(x - big), and C = big(A)big(B) + big(A)small(B)
-// + small(A)big(B), dropping only small(A)small(B), about 2^-22 of each product. A is split once into device
-// scratch (transposed there to K-major where A is stored transposed: k_major_a.cuh); B is split in registers as its
-// fragments are loaded. Three TF32 passes cost three times the tensor work,
-// which still leaves them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the
+// + small(A)big(B), dropping only small(A)small(B), about 2^-22 of each product. The big(A)big(B) pass sums each
+// k tile apart and adds it in FP32: left in one chain of tensor-core additions over all of K, its error grew as K.
+// A is split once into device scratch (transposed there to K-major where A is stored transposed: k_major_a.cuh); B
+// is split in registers as its fragments are loaded. Three TF32 passes cost three times the tensor work, which still
+// leaves them far faster than FP32 SIMT. Below K = 8 (one wgmma step) the dropped term and the bits the
 // two parts miss are not covered by FP32's error bound, which is tightest there, and such a product is bound by
 // memory, not arithmetic: it goes to the FP32 SIMT step instead. So does a product of a few rows, bound by memory
 // too: the few-rows kernels (simt/few_rows.cu), FP32 throughout.

@@ -8,7 +8,8 @@
 // tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128, 128x256 or 128x128,
 // whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
 // blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
-// operands, it is also the engine of gpu/tensor-core-3xtf32. Needs sm_90a.
+// operands, it is also the engine of gpu/tensor-core-3xtf32; there the last pass adds each k tile's products to the
+// accumulators in FP32 rather than in the tensor cores' chain, which drops bits at every step. Needs sm_90a.
 // Layouts: B stored transposed (N×K) arrives by TMA K-major, and the consumers read their fragments from it with
 // four 4-byte loads instead of two 8-byte ones; A stored transposed is first copied K-major, rounded to TF32, into
 // scratch (k_major_a.cuh), inside the timed computation: TF32 wgmma reads its shared-memory operand K-major only.
@@ -38,8 +39,14 @@ constexpr int kAlign = 1024;                     // the 128-byte swizzle repeats
 constexpr int kRingBytes = 192 * 1024;
 constexpr int kGroup = 8;                        // block rows per rasterization group
 // Registers move from the producer, which needs few, to the consumers' 128 accumulators and up to 2 x 32 fragments.
-constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
-static_assert(kProducerRegisters * 128 + kConsumerRegisters * 128 * kConsumers <= 65536, "one block per SM");
+// The three-pass kernel's consumers hold a 64-float partial sum more (see promoted_from), and the producer still fits
+// the fewest registers a warp can be left with.
+template <int kPasses>
+constexpr int kProducerRegisters = kPasses == 3 ? 24 : 40;
+template <int kPasses>
+constexpr int kConsumerRegisters = kPasses == 3 ? 240 : 232;
+static_assert(kProducerRegisters<1> * 128 + kConsumerRegisters<1> * 128 * kConsumers <= 65536, "one block per SM");
+static_assert(kProducerRegisters<3> * 128 + kConsumerRegisters<3> * 128 * kConsumers <= 65536, "one block per SM");
 static_assert(kBK * 4 == 128 && kBBoxBytes % kAlign == 0, "tiles are whole 128-byte swizzle periods");
 
 // A block tile of kRows rows of C (the wgmma N: A's TMA box) by kConsumers x kSlabs x 64 columns: each consumer
@@ -129,16 +136,17 @@ __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_st
 }
 #endif
 
-// passes == 1: C = alpha A B + beta C in TF32. passes == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows)
-// and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A) big(B), the
-// small terms first so that they are not lost against the large partial sums. A unit of work is one tile's share
+// kPasses == 1: C = alpha A B + beta C in TF32. kPasses == 3: a_map holds A's small TF32 parts in rows
+// [0, big_a_rows) and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A)
+// big(B), the small terms first so that they are not lost against the large partial sums, the last pass's k tiles
+// each summed apart and added in FP32 (see promoted_from). A unit of work is one tile's share
 // of its passes x k tiles steps; with splits > 1 each unit writes its raw sum to its plane of `partials` (rows
 // ld_partial apart) instead of C. kBKMajor: B is stored N×K.
-template <int kRows, int kSlabs, bool kBKMajor>
+template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
-                                                                   float beta, int m, int n, int k_padded, int passes,
+                                                                   float beta, int m, int n, int k_padded,
                                                                    int big_a_rows, int splits,
                                                                    float* __restrict__ partials, int ld_partial) {
 #if MC_HOPPER_DEVICE_CODE
@@ -154,7 +162,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 
   const int tid = threadIdx.x, warpgroup = tid / 128;
   const int tiles_m = (m + T::kBM - 1) / T::kBM, tiles_n = (n + T::kBN - 1) / T::kBN;
-  const int k_tiles = (k_padded + kBK - 1) / kBK, steps = passes * k_tiles;  // k tiles per output tile
+  const int k_tiles = (k_padded + kBK - 1) / kBK, steps = kPasses * k_tiles;  // k tiles per output tile
   const int units = tiles_m * tiles_n * splits;
   // Unit u: tile u / splits, its steps [first, last).
   auto unit_of = [&](int u, int& tile_m, int& tile_n, int& first, int& last) {
@@ -176,7 +184,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // Ring position `it` counts k tiles over all of this block's units: stage it % kStages, its use number
   // it / kStages selects the barrier phase.
   if (warpgroup == 0) {
-    shrink_registers<kProducerRegisters>();
+    shrink_registers<kProducerRegisters<kPasses>>();
     if (tid != 0) return;
     int it = 0;
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
@@ -205,7 +213,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     return;
   }
 
-  grow_registers<kConsumerRegisters>();
+  grow_registers<kConsumerRegisters<kPasses>>();
   const int consumer = warpgroup - 1, warp = tid / 32 % 4, lane = tid % 32, g = lane / 4, t4 = lane % 4;
   // Fragment of the register operand (PTX "wgmma .tf32 register fragment A"): thread (g, t4) of a warp holds rows
   // g, g+8 at k = t4, t4+4. M order within a warp is free (it only permutes rows of C^T); rows g and g+8 are taken
@@ -225,9 +233,18 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   const int k_major_base = box * kBBoxBytes + k_major_row * 128 + t4 * 4, k_major_swizzle = k_major_row % 8 * 16;
   constexpr int kSlabBytes = 2 * kBBoxBytes, kSlabCols = 2 * kBBoxCols;
 
+  // 3xTF32's last pass, big(A) big(B), carries the product's magnitude. A chain of wgmmas adds into its accumulators
+  // inside the tensor cores, which drop the bits past the accumulator's last place rather than round them: over a
+  // pass of K / 8 steps the lost bits add up to an error that grows as K, not as sqrt(K) (bench/NOTES.md,
+  // "3xTF32's error grows as K"). So each k tile of that pass starts a chain of its own in `part`, 64 rows of C^T
+  // by 128 of C at a time, and adds it to the accumulators in FP32, rounded to nearest. The small passes stay in
+  // the tensor cores' chain: their sums are 2^-11 of the product, and so are their lost bits.
+  constexpr int kHalves = kRows / 128, kHalfBytes = 128 * kBK * 4;  // a piece's rows of the A tile
+  const int promoted_from = kPasses == 3 ? 2 * k_tiles : steps;
   int it = 0;
   float acc[kSlabs][T::kAccs];
-  std::uint32_t frag[2][kSlabs][kBK / 8][4];
+  float part[64];
+  std::uint32_t frag[2][kSlabs][kBK / 8][4], slab_frag[1][kBK / 8][4];
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     int tile_m, tile_n, first, last;
     unit_of(u, tile_m, tile_n, first, last);
@@ -242,25 +259,56 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
       const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
-      const bool small_b = passes == 3 && step >= k_tiles && step < 2 * k_tiles;  // the middle pass, big(A) small(B)
-      if (kBKMajor && small_b)
-        load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
-      else if (kBKMajor)
-        load_fragments_k_major<false, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
-      else if (small_b)
-        load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
-      else
-        load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
-      wgmma_fence();
       const std::uint32_t a_tile = smem_addr + s * kStageBytes;
+      if (kPasses == 1 || step < promoted_from) {
+        const bool small_b = kPasses == 3 && step >= k_tiles;  // the middle pass, big(A) small(B)
+        if (kBKMajor && small_b)
+          load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+        else if (kBKMajor)
+          load_fragments_k_major<false, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+        else if (small_b)
+          load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+        else
+          load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+        wgmma_fence();
 #pragma unroll
-      for (int k8 = 0; k8 < kBK / 8; ++k8)
+        for (int k8 = 0; k8 < kBK / 8; ++k8)
 #pragma unroll
-        for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
-      wgmma_commit();
-      wgmma_wait<1>();
-      if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
-      previous_stage = s;
+          for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
+        wgmma_commit();
+        wgmma_wait<1>();
+        if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+        previous_stage = s;
+      } else {
+        // One slab's big fragments at a time (the whole tile's and the partial sum would not fit the registers).
+#pragma unroll
+        for (int piece = 0; piece < kSlabs * kHalves; ++piece) {
+          const int j = piece / kHalves, half = piece % kHalves;
+          if (half == 0) {
+            if (kBKMajor)
+              load_fragments_k_major<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, k_major_base, k_major_swizzle,
+                                                           slab_frag);
+            else
+              load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
+          }
+          if (piece == 0) {
+            // The previous step's wgmmas, which write acc, are done before it is added to.
+            wgmma_wait<0>();
+            if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+          }
+          wgmma_fence();  // part was last read by the adds below
+#pragma unroll
+          for (int k8 = 0; k8 < kBK / 8; ++k8)
+            wgmma_tf32_k8(part, slab_frag[0][k8], smem_descriptor(a_tile + half * kHalfBytes + k8 * 32), k8);
+          wgmma_commit();
+          wgmma_wait<0>();
+          settle_accumulators(part);
+#pragma unroll
+          for (int i = 0; i < 64; ++i) acc[j][half * 64 + i] += part[i];
+        }
+        if (lane == 0) arrive_barrier(empty + s * 8);
+        previous_stage = -1;
+      }
       ++it;
     };
     for (int step = first; step < last; step += 2) {
@@ -268,7 +316,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       if (step + 1 < last) multiply(step + 1, frag[1]);
     }
     wgmma_wait<0>();
-    if (lane == 0) arrive_barrier(empty + previous_stage * 8);
+    if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
     const int row0 = tile_m * T::kBM, col0 = tile_n * T::kBN + tile_col;
     float* plane = splits == 1 ? nullptr : partials + std::size_t(u % splits) * m * ld_partial;
 #pragma unroll
@@ -311,20 +359,20 @@ __global__ void sum_partials(const float* __restrict__ partials, int ld_partial,
   }
 }
 
-template <int kRows, int kSlabs, bool kBKMajor>
-void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                 int big_a_rows, const Tf32Plan& plan, float* partials) {
+template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
+void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int big_a_rows,
+                  const Tf32Plan& plan, float* partials) {
   using T = Tile<kRows, kSlabs>;
   const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
   const CUtensorMap b_map = kBKMajor ? tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK)
                                      : tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
-  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs, kBKMajor>;
+  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
   const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
   const int ld_partial = tf32_partial_ld(g.n);
   kernel<<<units < sms ? units : sms, kThreads, T::kSmemBytes, g.stream>>>(
-      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, passes, big_a_rows, splits, partials,
+      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, big_a_rows, splits, partials,
       ld_partial);
   MC_CHECK_LAUNCH();
   if (splits == 1) return;
@@ -332,14 +380,14 @@ void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_ro
   MC_CHECK_LAUNCH();
 }
 
-template <bool kBKMajor>
-void launch_planned(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                    int big_a_rows, const Tf32Plan& plan, float* partials) {
+template <bool kBKMajor, int kPasses>
+void launch_planned(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int big_a_rows,
+                    const Tf32Plan& plan, float* partials) {
   if (plan.tile.rows == 256)
-    return launch_tile<256, 1, kBKMajor>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+    return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
   if (plan.tile.cols == 256)
-    return launch_tile<128, 2, kBKMajor>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
-  return launch_tile<128, 1, kBKMajor>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+    return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
+  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
 }
 
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
@@ -370,8 +418,14 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
                            std::to_string(needed) + " bytes of partial sums and the workspace has " +
                            std::to_string(partial_capacity) +
                            " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
-  if (g.b_transposed) return launch_planned<true>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
-  return launch_planned<false>(g, step, a, a_rows, lda, passes, big_a_rows, plan, partials);
+  if (passes != 1 && passes != 3)
+    throw std::logic_error(std::string(step) + ": the engine runs 1 or 3 passes, not " + std::to_string(passes));
+  if (passes == 3) {
+    if (g.b_transposed) return launch_planned<true, 3>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
+    return launch_planned<false, 3>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
+  }
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
+  return launch_planned<false, 1>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
 }
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
