@@ -216,7 +216,7 @@ TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, s
         const Backend& backend = find_backend(step);
         matcompare_test::check_backend(backend);
         const GemmShape many_tiles{2000, 2200, 70};
-        REQUIRE(gpu::tf32_plan(many_tiles, 1, 132, &t).splits == 1);
+        REQUIRE(gpu::tf32_plan(many_tiles, 132, &t).splits == 1);
         matcompare_test::check_against_reference(backend, many_tiles, {0.5f, 2.0f});
         matcompare_test::check_against_reference(backend, many_tiles, {1.0f, 0.0f});
       }

@@ -183,19 +183,20 @@ TEST_CASE("the choice follows the tuned times on the tuned shape and the waves e
 }
 
 TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empty, split K while SMs idle") {
-  auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k, int passes, const gpu::Tf32Tile* only = nullptr) {
-    const gpu::Tf32Plan p = gpu::tf32_plan({m, n, k}, passes, 132, only);
+  // One plan for one pass or three: a split takes a slice of K with every pass over it.
+  auto plan = [](std::int64_t m, std::int64_t n, std::int64_t k, const gpu::Tf32Tile* only = nullptr) {
+    const gpu::Tf32Plan p = gpu::tf32_plan({m, n, k}, 132, only);
     return gpu::tf32_tile_name(p.tile) + "/" + std::to_string(p.splits);
   };
-  CHECK(plan(4096, 4096, 4096, 1) == "256x128/1");  // 512 tiles of either large shape; the cheaper per area
-  CHECK(plan(8192, 8192, 8192, 3) == "256x128/1");
-  CHECK(plan(2048, 2048, 2048, 1) == "256x128/1");  // one wave of 128 tiles; 128x128 would need two
-  CHECK(plan(4097, 3001, 2049, 3) == "128x256/1");  // 33 x 12 = 396 tiles, 3.00 waves; 256x128 has 408, 3.09
-  CHECK(plan(1024, 1024, 1024, 3) == "256x128/4");  // 32 tiles, each shared by 4 blocks: 128 of 132 SMs busy
-  CHECK(plan(1, 1, 2048, 1) == "128x128/4");        // one tile of any shape: the smallest costs least
-  CHECK(plan(1, 1, 1, 1) == "128x128/1");           // one step cannot be split
-  CHECK(plan(17, 33, 65, 1) == "128x128/3");        // as many splits as steps
-  CHECK(plan(4096, 4096, 4096, 1, &gpu::kTf32Tiles[1]) == "128x256/1");
+  CHECK(plan(4096, 4096, 4096) == "256x128/1");  // 512 tiles of either large shape; the cheaper per area
+  CHECK(plan(8192, 8192, 8192) == "256x128/1");
+  CHECK(plan(2048, 2048, 2048) == "256x128/1");  // one wave of 128 tiles; 128x128 would need two
+  CHECK(plan(4097, 3001, 2049) == "128x256/1");  // 33 x 12 = 396 tiles, 3.00 waves; 256x128 has 408, 3.09
+  CHECK(plan(1024, 1024, 1024) == "256x128/4");  // 32 tiles, each shared by 4 blocks: 128 of 132 SMs busy
+  CHECK(plan(1, 1, 2048) == "128x128/4");        // one tile of any shape: the smallest costs least
+  CHECK(plan(1, 1, 1) == "128x128/1");           // one k tile cannot be split
+  CHECK(plan(17, 33, 65) == "128x128/3");        // as many splits as k tiles
+  CHECK(plan(4096, 4096, 4096, &gpu::kTf32Tiles[1]) == "128x256/1");
 }
 
 TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memory, K split while SMs would idle") {

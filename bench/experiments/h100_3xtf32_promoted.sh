@@ -24,9 +24,9 @@ timeout 200 $cli --sizes 1024,2048,4096,8192 --budget 140 --filter $fast --forma
   --out "$out/results/${gpu_tag}_fast_rows_sizes.json" 2>> "$out/logs/runs.log"
 log "sizes exit $?"
 sanitize memcheck 100 130 3000 tensor-core-3xtf32 60
-sanitize racecheck 100 130 3000 tensor-core-3xtf32 60
+sanitize racecheck 100 130 600 tensor-core-3xtf32 150
 python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1
-if [ $((SECONDS - started)) -lt 380 ]; then
+if [ $((SECONDS - started)) -lt ${MUTATE_BEFORE_S:-380} ]; then
   file=src/gpu/hopper/tensor_core_tf32_ws.cu
   cp "$file" /tmp/kept.cu
   sed -i 's/const int promoted_from = kPasses == 3 ? 2 \* k_tiles : steps;/const int promoted_from = steps;/' "$file"

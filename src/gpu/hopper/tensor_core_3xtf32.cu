@@ -49,7 +49,7 @@ KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g) + " (FP32)"};
   if (g.k < kMinTensorDepth) return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel};
-  return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape, 3))};
+  return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
@@ -68,14 +68,14 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
     split_a<<<8 * multiprocessor_count(), 256, 0, g.stream>>>(g.a, g.lda, g.m, rows, g.k_padded, split);
     MC_CHECK_LAUNCH();
   }
-  launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows, tf32_plan_here(shape, 3),
+  launch_tf32_passes(g, "gpu/tensor-core-3xtf32", split, 2 * rows, g.k_padded, 3, rows, tf32_plan_here(shape),
                      split + split_bytes / sizeof(float), g.scratch_bytes - split_bytes);
 }
 
 std::size_t split_a_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
   if (s.k < kMinTensorDepth) return simt_tuned_scratch_bytes(s);
-  return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 3));
+  return split_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
 }  // namespace matcompare::gpu

@@ -139,9 +139,9 @@ __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_st
 // kPasses == 1: C = alpha A B + beta C in TF32. kPasses == 3: a_map holds A's small TF32 parts in rows
 // [0, big_a_rows) and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A)
 // big(B), the small terms first so that they are not lost against the large partial sums, the last pass's k tiles
-// each summed apart and added in FP32 (see promoted_from). A unit of work is one tile's share
-// of its passes x k tiles steps; with splits > 1 each unit writes its raw sum to its plane of `partials` (rows
-// ld_partial apart) instead of C. kBKMajor: B is stored N×K.
+// each summed apart and added in FP32 (see promoted_from). A unit of work is one tile's share of its k tiles, all
+// passes over them (so that a split's plane holds whole products of its slice of K); with splits > 1 each unit writes
+// its raw sum to its plane of `partials` (rows ld_partial apart) instead of C. kBKMajor: B is stored N×K.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
@@ -162,13 +162,14 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 
   const int tid = threadIdx.x, warpgroup = tid / 128;
   const int tiles_m = (m + T::kBM - 1) / T::kBM, tiles_n = (n + T::kBN - 1) / T::kBN;
-  const int k_tiles = (k_padded + kBK - 1) / kBK, steps = kPasses * k_tiles;  // k tiles per output tile
+  const int k_tiles = (k_padded + kBK - 1) / kBK;  // per output tile
   const int units = tiles_m * tiles_n * splits;
-  // Unit u: tile u / splits, its steps [first, last).
-  auto unit_of = [&](int u, int& tile_m, int& tile_n, int& first, int& last) {
+  // Unit u: tile u / splits, its k tiles [k_first, k_first + k_count), each pass over them in turn: kPasses x k_count
+  // steps.
+  auto unit_of = [&](int u, int& tile_m, int& tile_n, int& k_first, int& k_count) {
     rasterize(u / splits, tiles_m, tiles_n, kGroup, tile_m, tile_n);
-    first = u % splits * steps / splits;
-    last = (u % splits + 1) * steps / splits;
+    k_first = u % splits * k_tiles / splits;
+    k_count = (u % splits + 1) * k_tiles / splits - k_first;
   };
 
   if (tid == 0) {
@@ -188,13 +189,13 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     if (tid != 0) return;
     int it = 0;
     for (int u = blockIdx.x; u < units; u += gridDim.x) {
-      int tile_m, tile_n, first, last;
-      unit_of(u, tile_m, tile_n, first, last);
-      int pass = first / k_tiles, k_tile = first % k_tiles;  // of each step, counted on rather than divided out
-      for (int step = first; step < last; ++step, ++it) {
+      int tile_m, tile_n, k_first, k_count;
+      unit_of(u, tile_m, tile_n, k_first, k_count);
+      int pass = 0, k_tile = k_first;  // of each step, counted on rather than divided out
+      for (int step = 0; step < kPasses * k_count; ++step, ++it) {
         const int k0 = k_tile * kBK;
         const bool small_a = pass == 0;
-        if (++k_tile == k_tiles) k_tile = 0, ++pass;
+        if (++k_tile == k_first + k_count) k_tile = k_first, ++pass;
         const int s = it % kStages;
         if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
         const std::uint32_t stage = smem_addr + s * kStageBytes;
@@ -236,18 +237,21 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // 3xTF32's last pass, big(A) big(B), carries the product's magnitude. A chain of wgmmas adds into its accumulators
   // inside the tensor cores, which drop the bits past the accumulator's last place rather than round them: over a
   // pass of K / 8 steps the lost bits add up to an error that grows as K, not as sqrt(K) (bench/NOTES.md,
-  // "3xTF32's error grows as K"). So each k tile of that pass starts a chain of its own in `part`, 64 rows of C^T
-  // by 128 of C at a time, and adds it to the accumulators in FP32, rounded to nearest. The small passes stay in
-  // the tensor cores' chain: their sums are 2^-11 of the product, and so are their lost bits.
-  constexpr int kHalves = kRows / 128, kHalfBytes = 128 * kBK * 4;  // a piece's rows of the A tile
-  const int promoted_from = kPasses == 3 ? 2 * k_tiles : steps;
+  // "3xTF32's error grows as K"). So each k tile of that pass is summed apart, 64 rows of C by 64 columns (a piece)
+  // at a time, into one of two partial sums, and added to the accumulators in FP32, rounded to nearest; while one
+  // piece is added the next one's wgmmas run. The small passes stay in the tensor cores' chain: their sums are 2^-11
+  // of the product, and so are their lost bits.
+  constexpr int kPieceRows = 64, kPieces = kRows / kPieceRows;  // per slab
+  constexpr int kPieceBytes = kPieceRows * kBK * 4, kPieceAccs = kPieceRows / 2;
   int it = 0;
   float acc[kSlabs][T::kAccs];
-  float part[64];
+  float part[2][kPieceAccs];
   std::uint32_t frag[2][kSlabs][kBK / 8][4], slab_frag[1][kBK / 8][4];
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
-    int tile_m, tile_n, first, last;
-    unit_of(u, tile_m, tile_n, first, last);
+    int tile_m, tile_n, k_first, k_count;
+    unit_of(u, tile_m, tile_n, k_first, k_count);
+    // The unit's steps: the small passes', then from promoted_from on the big pass's.
+    const int steps = kPasses * k_count, promoted_from = kPasses == 3 ? 2 * k_count : steps;
 #pragma unroll
     for (int j = 0; j < kSlabs; ++j)
 #pragma unroll
@@ -261,7 +265,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
       const std::uint32_t a_tile = smem_addr + s * kStageBytes;
       if (kPasses == 1 || step < promoted_from) {
-        const bool small_b = kPasses == 3 && step >= k_tiles;  // the middle pass, big(A) small(B)
+        const bool small_b = kPasses == 3 && step >= k_count;  // the middle pass, big(A) small(B)
         if (kBKMajor && small_b)
           load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
         else if (kBKMajor)
@@ -280,40 +284,47 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
         if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
         previous_stage = s;
       } else {
-        // One slab's big fragments at a time (the whole tile's and the partial sum would not fit the registers).
-#pragma unroll
-        for (int piece = 0; piece < kSlabs * kHalves; ++piece) {
-          const int j = piece / kHalves, half = piece % kHalves;
-          if (half == 0) {
-            if (kBKMajor)
-              load_fragments_k_major<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, k_major_base, k_major_swizzle,
-                                                           slab_frag);
-            else
-              load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
-          }
-          if (piece == 0) {
-            // The previous step's wgmmas, which write acc, are done before it is added to.
-            wgmma_wait<0>();
-            if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
-          }
-          wgmma_fence();  // part was last read by the adds below
+        // The previous step's wgmmas may still read a fragment buffer and write acc: done before either is touched.
+        wgmma_wait<0>();
+        if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+        // Piece q of slab j into part[q % 2]: the slab's 64 C columns by A tile rows [64 q, 64 q + 64).
+        auto issue = [&](int q) {
+          wgmma_fence();  // part[q % 2] was last read by the adds below
 #pragma unroll
           for (int k8 = 0; k8 < kBK / 8; ++k8)
-            wgmma_tf32_k8(part, slab_frag[0][k8], smem_descriptor(a_tile + half * kHalfBytes + k8 * 32), k8);
+            wgmma_tf32_k8(part[q % 2], slab_frag[0][k8], smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
           wgmma_commit();
-          wgmma_wait<0>();
-          settle_accumulators(part);
+        };
+        // One slab's big fragments at a time (the whole tile's and the partial sums would not fit the registers).
 #pragma unroll
-          for (int i = 0; i < 64; ++i) acc[j][half * 64 + i] += part[i];
+        for (int j = 0; j < kSlabs; ++j) {
+          if (kBKMajor)
+            load_fragments_k_major<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, k_major_base, k_major_swizzle,
+                                                         slab_frag);
+          else
+            load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
+          issue(0);
+          issue(1);
+#pragma unroll
+          for (int q = 0; q < kPieces; ++q) {
+            if (q + 1 < kPieces)
+              wgmma_wait<1>();
+            else
+              wgmma_wait<0>();
+            settle_accumulators(part[q % 2]);
+#pragma unroll
+            for (int i = 0; i < kPieceAccs; ++i) acc[j][q * kPieceAccs + i] += part[q % 2][i];
+            if (q + 2 < kPieces) issue(q + 2);
+          }
         }
         if (lane == 0) arrive_barrier(empty + s * 8);
         previous_stage = -1;
       }
       ++it;
     };
-    for (int step = first; step < last; step += 2) {
+    for (int step = 0; step < steps; step += 2) {
       multiply(step, frag[0]);
-      if (step + 1 < last) multiply(step + 1, frag[1]);
+      if (step + 1 < steps) multiply(step + 1, frag[1]);
     }
     wgmma_wait<0>();
     if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
@@ -395,13 +406,13 @@ const Tf32Tile* forced_tile() { return tf32_tile_named(std::getenv(kTf32TileVari
 
 }  // namespace
 
-Tf32Plan tf32_plan_here(const GemmShape& s, int passes) {
-  return tf32_plan(s, passes, multiprocessor_count(), forced_tile());
+Tf32Plan tf32_plan_here(const GemmShape& s) {
+  return tf32_plan(s, multiprocessor_count(), forced_tile());
 }
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsTf32Rows)) return few_rows_scratch_bytes(s, kFewRowsTf32Rows);
-  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s, 1));
+  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
 std::string tf32_plan_name(const Tf32Plan& plan) {
@@ -431,7 +442,7 @@ void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, i
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (few_rows_takes(shape, kFewRowsTf32Rows)) return {few_rows_choose(g) + " (FP32)"};
-  return {"TF32 " + tf32_plan_name(tf32_plan_here(shape, 1))};
+  return {"TF32 " + tf32_plan_name(tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
@@ -439,7 +450,7 @@ void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
   float* scratch = static_cast<float*>(g.scratch);
   if (few_rows_takes(shape, kFewRowsTf32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
-  const Tf32Plan plan = tf32_plan_here(shape, 1);
+  const Tf32Plan plan = tf32_plan_here(shape);
   if (!g.a_transposed)
     return launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, plan, scratch, g.scratch_bytes);
   const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);

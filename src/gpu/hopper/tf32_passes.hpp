@@ -45,22 +45,22 @@ constexpr int kTf32MaxSplits = 4;
 
 struct Tf32Plan {
   Tf32Tile tile;
-  int splits;    // blocks that share one tile's steps (passes x k tiles), their partial sums added afterwards
+  int splits;    // blocks that share one tile's k tiles (every pass over each), their partial sums added afterwards
   int sm_count;  // the SMs it was planned for: the most blocks of the persistent grid
 };
 
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
-// tiles alone leave SMs idle, a tile's steps are split among up to kTf32MaxSplits blocks. The plan with the least
+// tiles alone leave SMs idle, a tile's k tiles are split among up to kTf32MaxSplits blocks. The plan with the least
 // waves x area x relative cost per split wins, the first on a tie; `only`, when set, is the one tile allowed.
-inline Tf32Plan tf32_plan(const GemmShape& s, int passes, int sm_count, const Tf32Tile* only = nullptr) {
-  const std::int64_t steps = passes * ((s.k + kTf32Depth - 1) / kTf32Depth);
+inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr) {
+  const std::int64_t k_tiles = (s.k + kTf32Depth - 1) / kTf32Depth;
   Tf32Plan best{};
   double best_cost = 0;
   for (const Tf32Tile& t : kTf32Tiles) {
     if (only && (only->rows != t.rows || only->cols != t.cols)) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
     const int splits =
-        int(std::max<std::int64_t>(1, std::min<std::int64_t>({kTf32MaxSplits, sm_count / tiles, steps})));
+        int(std::max<std::int64_t>(1, std::min<std::int64_t>({kTf32MaxSplits, sm_count / tiles, k_tiles})));
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
     if (best.splits == 0 || cost < best_cost) best = {t, splits, sm_count}, best_cost = cost;
@@ -72,7 +72,7 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int passes, int sm_count, const Tf
 std::string tf32_plan_name(const Tf32Plan& plan);
 
 // The plan for the current GPU: tf32_plan, or its plan for the one tile MATCOMPARE_TF32_TILE names ("128x256").
-Tf32Plan tf32_plan_here(const GemmShape& s, int passes);
+Tf32Plan tf32_plan_here(const GemmShape& s);
 
 // passes == 1: C = alpha A B + beta C in TF32, A being `a` (a_rows x g.k_padded, lda apart) and B g.b.
 // passes == 3: `a` holds small TF32 parts of A in rows [0, big_a_rows) and big parts from big_a_rows on; the
