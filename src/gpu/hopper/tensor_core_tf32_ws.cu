@@ -39,7 +39,7 @@ constexpr int kAlign = 1024;                     // the 128-byte swizzle repeats
 constexpr int kRingBytes = 192 * 1024;
 constexpr int kGroup = 8;                        // block rows per rasterization group
 // Registers move from the producer, which needs few, to the consumers' 128 accumulators and up to 2 x 32 fragments.
-// The three-pass kernel's consumers hold a 64-float partial sum more (see promoted_from), and the producer still fits
+// The three-pass kernel's consumers hold a 64-float partial sum more (see kPieceRows), and the producer still fits
 // the fewest registers a warp can be left with.
 template <int kPasses>
 constexpr int kProducerRegisters = kPasses == 3 ? 24 : 40;
@@ -237,15 +237,16 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // 3xTF32's last pass, big(A) big(B), carries the product's magnitude. A chain of wgmmas adds into its accumulators
   // inside the tensor cores, which drop the bits past the accumulator's last place rather than round them: over a
   // pass of K / 8 steps the lost bits add up to an error that grows as K, not as sqrt(K) (bench/NOTES.md,
-  // "3xTF32's error grows as K"). So each k tile of that pass is summed apart, 64 rows of C by 64 columns (a piece)
-  // at a time, into one of two partial sums, and added to the accumulators in FP32, rounded to nearest; while one
-  // piece is added the next one's wgmmas run. The small passes stay in the tensor cores' chain: their sums are 2^-11
-  // of the product, and so are their lost bits.
-  constexpr int kPieceRows = 64, kPieces = kRows / kPieceRows;  // per slab
+  // "3xTF32's error grows as K"). So each k tile of that pass is summed apart, 64 columns by 128 rows of C (a
+  // piece) at a time, into `part`, and added to the accumulators in FP32, rounded to nearest. (Two 64x64 partial
+  // sums in turn, the next piece's wgmmas running while the last was added, ran slower: the same NOTES section.)
+  // The small passes stay in the tensor cores' chain: their sums are 2^-11 of the product, and so are their lost
+  // bits.
+  constexpr int kPieceRows = 128, kPieces = kRows / kPieceRows;  // per slab
   constexpr int kPieceBytes = kPieceRows * kBK * 4, kPieceAccs = kPieceRows / 2;
   int it = 0;
   float acc[kSlabs][T::kAccs];
-  float part[2][kPieceAccs];
+  float part[kPieceAccs];
   std::uint32_t frag[2][kSlabs][kBK / 8][4], slab_frag[1][kBK / 8][4];
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     int tile_m, tile_n, k_first, k_count;
@@ -287,15 +288,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
         // The previous step's wgmmas may still read a fragment buffer and write acc: done before either is touched.
         wgmma_wait<0>();
         if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
-        // Piece q of slab j into part[q % 2]: the slab's 64 C columns by A tile rows [64 q, 64 q + 64).
-        auto issue = [&](int q) {
-          wgmma_fence();  // part[q % 2] was last read by the adds below
-#pragma unroll
-          for (int k8 = 0; k8 < kBK / 8; ++k8)
-            wgmma_tf32_k8(part[q % 2], slab_frag[0][k8], smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
-          wgmma_commit();
-        };
-        // One slab's big fragments at a time (the whole tile's and the partial sums would not fit the registers).
+        // One slab's big fragments at a time (the whole tile's and the partial sum would not fit the registers).
 #pragma unroll
         for (int j = 0; j < kSlabs; ++j) {
           if (kBKMajor)
@@ -303,18 +296,17 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
                                                          slab_frag);
           else
             load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
-          issue(0);
-          issue(1);
 #pragma unroll
           for (int q = 0; q < kPieces; ++q) {
-            if (q + 1 < kPieces)
-              wgmma_wait<1>();
-            else
-              wgmma_wait<0>();
-            settle_accumulators(part[q % 2]);
+            wgmma_fence();  // part was last read by the adds below
 #pragma unroll
-            for (int i = 0; i < kPieceAccs; ++i) acc[j][q * kPieceAccs + i] += part[q % 2][i];
-            if (q + 2 < kPieces) issue(q + 2);
+            for (int k8 = 0; k8 < kBK / 8; ++k8)
+              wgmma_tf32_k8(part, slab_frag[0][k8], smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
+            wgmma_commit();
+            wgmma_wait<0>();
+            settle_accumulators(part);
+#pragma unroll
+            for (int i = 0; i < kPieceAccs; ++i) acc[j][q * kPieceAccs + i] += part[i];
           }
         }
         if (lane == 0) arrive_barrier(empty + s * 8);
