@@ -1,5 +1,5 @@
-// gpu/cublaslt-*'s parts that need no GPU: how a chosen algorithm is named, what one search is kept under, and which
-// candidate wins.
+// gpu/cublaslt-*'s parts that need no GPU: how a chosen algorithm is named, what one search is kept under, which
+// candidate wins, and that the vendor rows' cuBLAS functions resolve.
 #include <doctest/doctest.h>
 
 #include <cublasLt.h>
@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../src/gpu/runtime/cublas_library.hpp"
 #include "../src/gpu/vendor/cublaslt_text.hpp"
 
 using namespace matcompare::gpu;
@@ -94,4 +95,18 @@ TEST_CASE("the search keeps the fastest candidate that ran, the first of equals"
   CHECK(fastest_candidate({candidate(3.0, 5), candidate(0.0, 0, "CUBLAS_STATUS_NOT_SUPPORTED"), candidate(0.1, 0)}) ==
         0);
   CHECK(fastest_candidate({candidate(0.5, 2, "CUBLAS_STATUS_EXECUTION_FAILED"), candidate(4.0, 2)}) == 1);
+}
+
+// The GPU rows open cuBLAS and cuBLASLt at their first use (src/gpu/runtime/cublas_library.hpp), so that a CPU-only
+// program never maps them: every function they call must resolve, which needs the libraries but no GPU.
+TEST_CASE("cuBLAS and cuBLASLt open at their first use, and every function the GPU rows call resolves") {
+  const CublasLibrary& library = cublas_library();
+#define MC_CHECK_RESOLVED(handle, function) CHECK_MESSAGE(bool(library.function), #function);
+  MC_CUBLAS_FUNCTIONS(MC_CHECK_RESOLVED)
+#undef MC_CHECK_RESOLVED
+  int major = 0;
+  REQUIRE(library.cublasGetProperty(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS);
+  CHECK(major == CUBLAS_VER_MAJOR);
+  CHECK(std::string(library.cublasLtGetStatusName(CUBLAS_STATUS_NOT_SUPPORTED)) == "CUBLAS_STATUS_NOT_SUPPORTED");
+  CHECK(&cublas_library() == &library);  // opened once
 }

@@ -40,17 +40,17 @@ class HostStopwatch final : public Stopwatch {
 class CublasXtWorkspace final : public Workspace {
  public:
   explicit CublasXtWorkspace(const GemmShape& s) : shape_(s), c_(std::size_t(s.m), std::size_t(s.n)) {
-    MC_CUBLAS_CHECK(cublasXtCreate(&handle_));
+    MC_CUBLAS_CHECK(cublas_library().cublasXtCreate(&handle_));
     try {
       std::vector<int> devices = multi_devices();
-      MC_CUBLAS_CHECK(cublasXtDeviceSelect(handle_, int(devices.size()), devices.data()));
-      MC_CUBLAS_CHECK(cublasXtSetBlockDim(handle_, cublasxt_block_dim()));
+      MC_CUBLAS_CHECK(cublas_library().cublasXtDeviceSelect(handle_, int(devices.size()), devices.data()));
+      MC_CUBLAS_CHECK(cublas_library().cublasXtSetBlockDim(handle_, cublasxt_block_dim()));
     } catch (...) {
-      cublasXtDestroy(handle_);
+      cublas_library().cublasXtDestroy(handle_);
       throw;
     }
   }
-  ~CublasXtWorkspace() override { cublasXtDestroy(handle_); }
+  ~CublasXtWorkspace() override { cublas_library().cublasXtDestroy(handle_); }
 
   void upload(const MatrixF& a, const MatrixF& b) override {
     if (std::int64_t(a.rows()) != shape_.m || std::int64_t(a.cols()) != shape_.k ||
@@ -67,7 +67,7 @@ class CublasXtWorkspace final : public Workspace {
   void compute(float alpha, float beta) override {
     if (!a_ || !b_) throw std::logic_error("cuBLASXt workspace: compute before upload");
     // Row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ; cublasXtSgemm returns when C is back in host memory.
-    MC_CUBLAS_CHECK(cublasXtSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, std::size_t(shape_.n), std::size_t(shape_.m),
+    MC_CUBLAS_CHECK(cublas_library().cublasXtSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, std::size_t(shape_.n), std::size_t(shape_.m),
                                   std::size_t(shape_.k), &alpha, b_->data(), std::size_t(shape_.n), a_->data(),
                                   std::size_t(shape_.k), &beta, c_.data(), std::size_t(shape_.n)));
   }
@@ -104,6 +104,7 @@ class CublasXtBackend final : public Backend {
     if (why.empty()) {
       try {
         cublasxt_block_dim();
+        cublas_library();  // opened at first use: a missing cuBLAS makes the row unavailable
       } catch (const std::exception& e) {
         why = e.what();
       }

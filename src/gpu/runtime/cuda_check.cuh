@@ -1,12 +1,12 @@
 #pragma once
 // Every CUDA and cuBLAS call goes through these: a failure becomes an exception with the
 // call, the place and the driver's message, which the harness turns into a failed row.
-#include <cublasLt.h>
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <stdexcept>
 #include <string>
+
+#include "cublas_library.hpp"
 
 namespace matcompare::gpu {
 
@@ -21,13 +21,15 @@ class CudaError : public std::runtime_error {
 }
 
 [[noreturn]] inline void throw_cublas(cublasStatus_t s, const char* what, const char* file, int line) {
-  throw CudaError(std::string("cuBLAS error ") + cublasGetStatusName(s) + " (" + cublasGetStatusString(s) +
+  throw CudaError(std::string("cuBLAS error ") + cublas_library().cublasGetStatusName(s) + " (" +
+                  cublas_library().cublasGetStatusString(s) +
                   ") in " + what + " at " + file + ":" + std::to_string(line));
 }
 
 // cuBLASLt names its statuses itself (gpu/cublaslt-*): the message does not depend on the cuBLAS library.
 [[noreturn]] inline void throw_cublaslt(cublasStatus_t s, const char* what, const char* file, int line) {
-  throw CudaError(std::string("cuBLASLt error ") + cublasLtGetStatusName(s) + " (" + cublasLtGetStatusString(s) +
+  throw CudaError(std::string("cuBLASLt error ") + cublas_library().cublasLtGetStatusName(s) + " (" +
+                  cublas_library().cublasLtGetStatusString(s) +
                   ") in " + what + " at " + file + ":" + std::to_string(line));
 }
 

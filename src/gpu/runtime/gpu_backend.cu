@@ -101,10 +101,10 @@ class GpuWorkspace final : public Workspace {
       }
       MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
       if (spec.uses_cublas) {
-        MC_CUBLAS_CHECK(cublasCreate(&cublas_));
-        MC_CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+        MC_CUBLAS_CHECK(cublas_library().cublasCreate(&cublas_));
+        MC_CUBLAS_CHECK(cublas_library().cublasSetStream(cublas_, stream_));
       }
-      if (spec.uses_cublaslt) MC_CUBLASLT_CHECK(cublasLtCreate(&cublaslt_));
+      if (spec.uses_cublaslt) MC_CUBLASLT_CHECK(cublas_library().cublasLtCreate(&cublaslt_));
     } catch (...) {
       release();
       throw;
@@ -201,8 +201,8 @@ class GpuWorkspace final : public Workspace {
   }
 
   void release() noexcept {
-    if (cublaslt_) cublasLtDestroy(cublaslt_);
-    if (cublas_) cublasDestroy(cublas_);
+    if (cublaslt_) cublas_library().cublasLtDestroy(cublaslt_);
+    if (cublas_) cublas_library().cublasDestroy(cublas_);
     if (stream_) cudaStreamDestroy(stream_);
     cudaFree(scratch_);
   }
@@ -228,6 +228,13 @@ class GpuBackend final : public Backend {
   const BackendInfo& info() const override { return info_; }
   Availability availability() const override {
     std::string why = unavailable_reason();
+    if (why.empty() && (spec_.uses_cublas || spec_.uses_cublaslt)) {
+      try {  // the vendor rows open cuBLAS at their first use: one that is missing makes them unavailable
+        cublas_library();
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+    }
     if (why.empty() && spec_.min_compute_capability > 0) {
       try {  // the harness asks before its own error handling: report, never throw
         const int have = compute_capability();

@@ -162,9 +162,9 @@ std::optional<GpuContext> describe_device(std::string& why_not) {
     MC_CUDA_CHECK(cudaRuntimeGetVersion(&v));
     g.runtime_version = version_text(v);
     int major = 0, minor = 0, patch = 0;
-    MC_CUBLAS_CHECK(cublasGetProperty(MAJOR_VERSION, &major));
-    MC_CUBLAS_CHECK(cublasGetProperty(MINOR_VERSION, &minor));
-    MC_CUBLAS_CHECK(cublasGetProperty(PATCH_LEVEL, &patch));
+    MC_CUBLAS_CHECK(cublas_library().cublasGetProperty(MAJOR_VERSION, &major));
+    MC_CUBLAS_CHECK(cublas_library().cublasGetProperty(MINOR_VERSION, &minor));
+    MC_CUBLAS_CHECK(cublas_library().cublasGetProperty(PATCH_LEVEL, &patch));
     g.cublas_version = std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
     std::size_t flush_bytes = 0;
     l2_flush_buffer(flush_bytes);

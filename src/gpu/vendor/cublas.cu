@@ -10,8 +10,8 @@ namespace matcompare::gpu {
 namespace {
 
 void cublas_sgemm(const DeviceGemm& g, cublasMath_t math) {
-  MC_CUBLAS_CHECK(cublasSetMathMode(g.cublas, math));
-  MC_CUBLAS_CHECK(cublasSgemm(g.cublas, g.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
+  MC_CUBLAS_CHECK(cublas_library().cublasSetMathMode(g.cublas, math));
+  MC_CUBLAS_CHECK(cublas_library().cublasSgemm(g.cublas, g.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N,
                               g.a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N, g.n, g.m, g.k, &g.alpha, g.b, g.ldb, g.a,
                               g.lda, &g.beta, g.c, g.ldc));
 }

@@ -42,13 +42,13 @@ constexpr int kLongTimedRuns = 2;    // …or this many when one run lasts longe
 constexpr float kLongRunMs = 20.0f;  // (an FP32 8192³ runs ~22 ms on an H100: the search stays near 1 s)
 
 struct MatmulDescDeleter {
-  void operator()(cublasLtMatmulDesc_t d) const { cublasLtMatmulDescDestroy(d); }
+  void operator()(cublasLtMatmulDesc_t d) const { cublas_library().cublasLtMatmulDescDestroy(d); }
 };
 struct LayoutDeleter {
-  void operator()(cublasLtMatrixLayout_t l) const { cublasLtMatrixLayoutDestroy(l); }
+  void operator()(cublasLtMatrixLayout_t l) const { cublas_library().cublasLtMatrixLayoutDestroy(l); }
 };
 struct PreferenceDeleter {
-  void operator()(cublasLtMatmulPreference_t p) const { cublasLtMatmulPreferenceDestroy(p); }
+  void operator()(cublasLtMatmulPreference_t p) const { cublas_library().cublasLtMatmulPreferenceDestroy(p); }
 };
 using MatmulDesc = std::unique_ptr<std::remove_pointer_t<cublasLtMatmulDesc_t>, MatmulDescDeleter>;
 using Layout = std::unique_ptr<std::remove_pointer_t<cublasLtMatrixLayout_t>, LayoutDeleter>;
@@ -77,7 +77,7 @@ LtSearchKey key_of(const DeviceGemm& g, cublasComputeType_t compute) {
 
 Layout make_layout(int rows, int cols, int ld) {
   cublasLtMatrixLayout_t layout = nullptr;
-  MC_CUBLASLT_CHECK(cublasLtMatrixLayoutCreate(&layout, CUDA_R_32F, std::uint64_t(rows), std::uint64_t(cols), ld));
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatrixLayoutCreate(&layout, CUDA_R_32F, std::uint64_t(rows), std::uint64_t(cols), ld));
   return Layout(layout);
 }
 
@@ -87,12 +87,12 @@ std::unique_ptr<LtPlan> describe_problem(const DeviceGemm& g, cublasComputeType_
   // FP32 scale type: α and β are floats read from the host (the default pointer mode). A transposed operand of ours
   // is stored as cuBLASLt's untransposed one (as in cublas.cu): its layout has the stored extents, and the
   // descriptor transposes it.
-  MC_CUBLASLT_CHECK(cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F));
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F));
   plan->desc.reset(desc);
   const cublasOperation_t transa = g.b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t transb = g.a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
-  MC_CUBLASLT_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
-  MC_CUBLASLT_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transa, sizeof transa));
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &transb, sizeof transb));
   plan->a = g.b_transposed ? make_layout(g.k, g.n, g.ldb) : make_layout(g.n, g.k, g.ldb);
   plan->b = g.a_transposed ? make_layout(g.m, g.k, g.lda) : make_layout(g.k, g.m, g.lda);
   plan->c = make_layout(g.n, g.m, g.ldc);
@@ -103,7 +103,7 @@ LtAlgoConfig config_of(const cublasLtMatmulAlgo_t& algo) {
   // Each attribute has its own width (cublasLt.h): the call checks the size it is given.
   auto get = [&](cublasLtMatmulAlgoConfigAttributes_t attribute, auto& value) {
     std::size_t written = 0;
-    MC_CUBLASLT_CHECK(cublasLtMatmulAlgoConfigGetAttribute(&algo, attribute, &value, sizeof value, &written));
+    MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulAlgoConfigGetAttribute(&algo, attribute, &value, sizeof value, &written));
   };
   std::int32_t id = 0, split_k = 1;
   std::uint32_t tile = 0, stages = 0, reduction = 0, swizzle = 0, custom = 0;
@@ -156,7 +156,7 @@ class EventPair {
 
 cublasStatus_t run_matmul(const DeviceGemm& g, const LtPlan& plan, const cublasLtMatmulAlgo_t& algo,
                           const float* alpha, const float* beta) {
-  return cublasLtMatmul(g.cublaslt, plan.desc.get(), alpha, g.b, plan.a.get(), g.a, plan.b.get(), beta, g.c,
+  return cublas_library().cublasLtMatmul(g.cublaslt, plan.desc.get(), alpha, g.b, plan.a.get(), g.a, plan.b.get(), beta, g.c,
                         plan.c.get(), g.c, plan.c.get(), &algo, g.scratch, g.scratch_bytes, g.stream);
 }
 
@@ -169,7 +169,7 @@ LtCandidate time_candidate(const DeviceGemm& g, const LtPlan& plan, const cublas
   // inside its kernel is not (the stream check below throws, and the row reports it).
   const cublasStatus_t first = run_matmul(g, plan, algo, &one, &zero);
   if (first != CUBLAS_STATUS_SUCCESS) {
-    c.error = cublasLtGetStatusName(first);
+    c.error = cublas_library().cublasLtGetStatusName(first);
     return c;
   }
   MC_CUDA_CHECK(cudaStreamSynchronize(g.stream));
@@ -194,14 +194,14 @@ std::unique_ptr<LtPlan> search(const DeviceGemm& g, cublasComputeType_t compute)
   const auto started = std::chrono::steady_clock::now();
   std::unique_ptr<LtPlan> plan = describe_problem(g, compute);
   cublasLtMatmulPreference_t raw_preference = nullptr;
-  MC_CUBLASLT_CHECK(cublasLtMatmulPreferenceCreate(&raw_preference));
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulPreferenceCreate(&raw_preference));
   const Preference preference(raw_preference);
   const std::uint64_t workspace = g.scratch_bytes;
-  MC_CUBLASLT_CHECK(cublasLtMatmulPreferenceSetAttribute(preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulPreferenceSetAttribute(preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                          &workspace, sizeof workspace));
   cublasLtMatmulHeuristicResult_t proposed[kCandidates] = {};
   int count = 0;
-  MC_CUBLASLT_CHECK(cublasLtMatmulAlgoGetHeuristic(g.cublaslt, plan->desc.get(), plan->a.get(), plan->b.get(),
+  MC_CUBLASLT_CHECK(cublas_library().cublasLtMatmulAlgoGetHeuristic(g.cublaslt, plan->desc.get(), plan->a.get(), plan->b.get(),
                                                    plan->c.get(), plan->c.get(), preference.get(), kCandidates,
                                                    proposed, &count));
   const std::string shape = std::to_string(g.m) + "x" + std::to_string(g.n) + "x" + std::to_string(g.k);
@@ -212,7 +212,7 @@ std::unique_ptr<LtPlan> search(const DeviceGemm& g, cublasComputeType_t compute)
   for (int i = 0; i < count; ++i) {
     if (proposed[i].state != CUBLAS_STATUS_SUCCESS) {
       LtCandidate refused;
-      refused.error = cublasLtGetStatusName(proposed[i].state);
+      refused.error = cublas_library().cublasLtGetStatusName(proposed[i].state);
       record.candidates.push_back(refused);
       continue;
     }
