@@ -426,8 +426,12 @@ def draw_roofline(spec, out_dir, name):
         measured = [(x, y) for x, y, estimated in points if not estimated]
         estimates = [(x, y) for x, y, estimated in points if estimated]
         if measured:
-            axes.plot(*zip(*measured), linestyle="none", marker=marker, color=color, markersize=6, alpha=0.8,
-                      label=label)
+            # This project's points on top, outlined; the vendor libraries' (dark shades of the same colour) paler
+            # below them, so that neither hides the other where they overlap.
+            vendor = "vendor libraries" in label
+            axes.plot(*zip(*measured), linestyle="none", marker=marker, color=color, markersize=6,
+                      alpha=0.5 if vendor else 0.9, markeredgecolor=color if vendor else "black",
+                      markeredgewidth=0.5, zorder=2 if vendor else 3, label=label)
         if estimates:
             axes.plot(*zip(*estimates), linestyle="none", marker=marker, markerfacecolor="white",
                       markeredgecolor=color, markersize=6, label=f"_estimated {label}" if measured else label)
