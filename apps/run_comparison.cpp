@@ -7,6 +7,8 @@
 
 namespace {
 
+constexpr std::size_t kTableColumns = 120;  // a terminal's width the table keeps to where it can
+
 using Key = std::tuple<std::string, std::int64_t, std::int64_t, std::int64_t, std::string, double, double>;
 
 Key key_of(const SavedRow& r) { return {r.backend, r.m, r.n, r.k, r.layout, r.alpha, r.beta}; }
@@ -68,6 +70,27 @@ std::string figure(double x, const char* format) {
   return text;
 }
 
+// A run's spread on the basis the verdict used, in % of its median: half the pairs' interquartile range of x vendor,
+// or half its [fastest, slowest] sample times.
+std::string spread(const SavedRow& r, NoiseBasis basis) {
+  const double half = basis == NoiseBasis::pairs   ? (r.vs_vendor_q3 - r.vs_vendor_q1) / 2 / r.vs_vendor
+                      : basis == NoiseBasis::range ? (r.max_ms - r.min_ms) / 2 / r.median_ms
+                                                   : 0;
+  char text[32];
+  std::snprintf(text, sizeof text, 100 * half < 9.95 ? "%.1f" : "%.0f", 100 * half);
+  return text;
+}
+
+std::string spreads_of(const RowComparison& c) {
+  if (c.basis == NoiseBasis::none) return "-";
+  return "±" + spread(*c.base, c.basis) + "/" + spread(*c.next, c.basis) + "%";
+}
+
+// Columns on a terminal: UTF-8 continuation bytes (the ± of the spreads) take none.
+std::size_t display_width(const std::string& text) {
+  return std::size_t(std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
 std::string describe(const SavedRun& run) {
   std::string text = run.path + " (" + (run.git_commit.empty() ? "no commit" : run.git_commit);
   if (!run.machine.empty()) text += ", " + run.machine;
@@ -77,15 +100,6 @@ std::string describe(const SavedRun& run) {
 }
 
 }  // namespace
-
-const char* to_string(NoiseBasis basis) {
-  switch (basis) {
-    case NoiseBasis::pairs: return "pairs";
-    case NoiseBasis::range: return "range";
-    case NoiseBasis::none: break;
-  }
-  return "-";
-}
 
 const char* to_string(Verdict verdict) {
   switch (verdict) {
@@ -149,27 +163,29 @@ void write_comparison(std::ostream& out, const SavedRun& base, const SavedRun& n
     out << "note: the runs come from different machines (" << base.machine << "; " << next.machine
         << "): a change may be the machine's\n";
   std::vector<std::vector<std::string>> rows{
-      {"backend", "shape", "base ms", "new ms", "time", "xv base", "xv new", "judged", "noise by",
-       "verdict"}};
+      {"backend", "shape", "base ms", "new ms", "time", "xv base", "xv new", "judged", "spread", "verdict"}};
   for (const RowComparison& c : comparison.rows) {
     const bool both = c.base && c.next && has_figure(*c.base) && has_figure(*c.next);
-    rows.push_back({c.backend, c.shape, c.base ? figure(c.base->median_ms, "%.4g") : "-",
-                    c.next ? figure(c.next->median_ms, "%.4g") : "-", both ? percent(c.time_change) : "-",
+    rows.push_back({c.backend, c.shape, c.base ? figure(c.base->median_ms, "%.3g") : "-",
+                    c.next ? figure(c.next->median_ms, "%.3g") : "-", both ? percent(c.time_change) : "-",
                     c.base ? figure(c.base->vs_vendor, "%.3g") : "-", c.next ? figure(c.next->vs_vendor, "%.3g") : "-",
-                    both ? percent(c.change) : "-", to_string(c.basis),
+                    both ? percent(c.change) : "-", spreads_of(c),
                     std::string(to_string(c.verdict)) + (c.regression ? " (regression)" : "")});
   }
-  // Numbers right-aligned, words left.
+  // Numbers right-aligned, words left; the columns two spaces apart, or one where two would pass 120 columns.
   const std::vector<bool> right{false, false, true, true, true, true, true, true, false, false};
   std::vector<std::size_t> width(rows.front().size(), 0);
   for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+    for (std::size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], display_width(row[i]));
+  std::size_t total = 2 * (width.size() - 1);
+  for (std::size_t w : width) total += w;
+  const std::string gap(total > kTableColumns ? 1 : 2, ' ');
   out << "\n";
   for (const auto& row : rows) {
     std::string line;
     for (std::size_t i = 0; i < row.size(); ++i) {
-      const std::string pad(width[i] - row[i].size(), ' ');
-      line += (i ? "  " : "") + (right[i] ? pad + row[i] : row[i] + pad);
+      const std::string pad(width[i] - display_width(row[i]), ' ');
+      line += (i ? gap : "") + (right[i] ? pad + row[i] : row[i] + pad);
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out << line << "\n";
@@ -185,7 +201,8 @@ void write_comparison(std::ostream& out, const SavedRun& base, const SavedRun& n
   }
   out << "\ntime: new median / base median - 1. xv base, xv new: x vendor in each run. judged: the change the verdict\n"
          "weighs, the x vendor's (base / new - 1) where both runs timed the row in pairs with its vendor, else the time's.\n"
-         "Beyond the noise: the runs' interquartile ranges of the per-pair x vendor ratios (noise by pairs) or their\n"
-         "sample times [fastest, slowest] (by range) do not overlap, and the change is over "
-      << int(100 * kMinFlaggedChange) << "%.\n";
+         "Beyond the noise: the runs' interquartile ranges of the per-pair x vendor ratios (where the x vendor's change\n"
+         "is judged) or their sample times [fastest, slowest] (else) do not overlap, and the change is over "
+      << int(100 * kMinFlaggedChange)
+      << "%.\nspread: half of each of those ranges, base/new, in % of its median.\n";
 }

@@ -20,7 +20,6 @@
 // machines of one kind differ by that much (bench/NOTES.md, "Comparing two runs").
 constexpr double kMinFlaggedChange = 0.03;
 enum class NoiseBasis { pairs, range, none };
-const char* to_string(NoiseBasis basis);
 
 enum class Verdict { same, faster, slower, now_fails, now_passes, only_in_base, only_in_new, not_measured };
 const char* to_string(Verdict verdict);

@@ -3,6 +3,7 @@
 // line for a bad file).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -190,11 +191,25 @@ TEST_CASE("the comparison's table fits 120 columns with a long backend name, a s
   row.n = 128256;
   row.k = 8192;
   row.layout = "NT";
-  const SavedRun base = run_of({row}), next = run_of({});
+  // And a fast row in both runs, slower beyond the noise by a regression's margin, with its spreads.
+  SavedRow before = paired("gpu/tensor-core-3xtf32", 324.3, 0.925, 0.921, 0.929), after = before;
+  before.m = after.m = row.m;
+  before.n = after.n = row.n;
+  before.k = after.k = row.k;
+  before.layout = after.layout = row.layout;
+  after.median_ms = 398.1;
+  after.vs_vendor = 0.812;
+  after.vs_vendor_q1 = 0.801;
+  after.vs_vendor_q3 = 0.823;
+  const SavedRun base = run_of({row, before}), next = run_of({after});
   std::ostringstream out;
   write_comparison(out, base, next, compare_runs(base, next, 0.05), 0.05);
+  CHECK(out.str().find("slower (regression)") != std::string::npos);
   std::istringstream lines(out.str());
-  for (std::string line; std::getline(lines, line);) CHECK_MESSAGE(line.size() <= 120, line);
+  for (std::string line; std::getline(lines, line);) {
+    const auto columns = std::count_if(line.begin(), line.end(), [](char c) { return (c & 0xC0) != 0x80; });
+    CHECK_MESSAGE(columns <= 120, line);
+  }
 }
 
 TEST_CASE("a run written before layouts existed (no layout field) matches a new run's NN rows") {
@@ -281,4 +296,17 @@ TEST_CASE("the command: a bad or foreign file is one line naming the file and th
     CHECK(cli_test::count_lines(o.err) == 1);
     CHECK(o.err.find(message) != std::string::npos);
   }
+}
+
+TEST_CASE("the table prints each run's spread on the basis the verdict used, beside the change") {
+  const SavedRun base = run_of({paired("gpu/a", 1.0, 1.00, 0.99, 1.01), ranged("gpu/v", 1.0, 0.9, 1.1)});
+  const SavedRun next = run_of({paired("gpu/a", 1.1, 0.90, 0.89, 0.91), ranged("gpu/v", 1.0, 0.95, 1.05)});
+  std::ostringstream out;
+  write_comparison(out, base, next, compare_runs(base, next, -1), -1);
+  const std::string text = out.str();
+  // Half the pairs' interquartile range in % of x vendor: 0.01 / 1.00 and 0.01 / 0.90.
+  CHECK(text.find("±1.0/1.1%") != std::string::npos);
+  // Half the [fastest, slowest] times in % of the median: 0.1 / 1.0 and 0.05 / 1.0.
+  CHECK(text.find("±10/5.0%") != std::string::npos);
+  CHECK(text.find("spread: half of each of those ranges") != std::string::npos);
 }
