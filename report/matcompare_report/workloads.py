@@ -1,8 +1,10 @@
 """Suites (`matcompare --suite`, `--shapes`): per problem of a suite run and per device and precision, this project's
 fastest row against the best vendor library of that precision, then the geometric mean and the worst over the
-suite; and a plot of the same. Runs without a `suite` in their context show none of it."""
+suite; and a plot of the same. Runs without a `suite` in their context show none of it, and neither does the error
+study's suite, whose runs are about accuracy (accuracy.py draws them)."""
 import math
 
+from .accuracy import ERROR_SUITE
 from .markdown import DASH, Sourced, code, file_slug, fmt_plain, fmt_ratio, marked_table, shape_label
 from .vendors import fastest, is_library, precision_groups, short_name
 
@@ -12,7 +14,7 @@ def suites_of(machine):
     found = {}
     for run in machine.runs:
         suite = run.context.get("suite")
-        if not isinstance(suite, dict) or not isinstance(suite.get("shapes"), list):
+        if not isinstance(suite, dict) or not isinstance(suite.get("shapes"), list) or suite.get("name") == ERROR_SUITE:
             continue
         problems = []
         for entry in suite["shapes"]:

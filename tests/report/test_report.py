@@ -1562,6 +1562,22 @@ def write_json(tmp, name, data):
     return path
 
 
+def test_error_study_not_a_suite(tmp):
+    """The error-vs-k runs are about accuracy: section 2e draws them, and the suites' section, which compares speed,
+    leaves them out even where their rows carry × best vendor."""
+    document = error_sweep_document("uniform", "2026-02-01T00:00:00Z")
+    for row in document["results"]:
+        if not row["vendor_library"]:
+            row.update(vs_best_vendor=0.5, best_vendor="gpu/cublas-fp32")
+    out = os.path.join(tmp, "error_study_report")
+    status, stdout, stderr = run_in_process([write_json(tmp, "evk_speed.json", document), "--out", out])
+    check("accuracy: a report from an error-vs-k run with x best vendor", status == 0, stderr)
+    text = read_report(out) or ""
+    check("accuracy: the error study is not drawn as a workload suite (no table or plot of its speed)",
+          "suite `error-vs-k`" not in text and not any("suite-error-vs-k" in name for name in os.listdir(out)),
+          sorted(os.listdir(out)))
+
+
 def test_accuracy_error_vs_k(tmp):
     """Issue 31: the error-vs-k runs of each value distribution, each read from its own runs (not the machine's merged
     rows, where one would replace the other), a table per distribution with the guides √K·u and K·u, and a plot each."""
@@ -1835,6 +1851,7 @@ def main():
         test_layouts_are_shapes_of_their_own(tmp)
         test_suite_section(tmp)
         test_accuracy_error_vs_k(tmp)
+        test_error_study_not_a_suite(tmp)
         test_accuracy_error_sums_keep_uniform(tmp)
         test_accuracy_speed(tmp)
         test_accuracy_absent(tmp)
