@@ -65,7 +65,7 @@ LinePlot = namedtuple("LinePlot", "title xlabel ylabel series peaks")
 Bar = namedtuple("Bar", "label ratio key library estimated iqr")
 BarPlot = namedtuple("BarPlot", "title xlabel bars")
 # A roofline: ceilings ((label, GFLOP/s, precision)), the bandwidth (GB/s or None) and the point groups
-# ((label, colour, marker, ((intensity, GFLOP/s, estimated), …)), …).
+# ((label, colour, marker, vendor library, ((intensity, GFLOP/s, estimated), …)), …).
 Roofline = namedtuple("Roofline", "title ceilings bandwidth groups")
 
 
@@ -395,7 +395,7 @@ def plot_roofline(machine, device, out_dir):
         points.setdefault(key, []).append((intensity(tuple(shape)), gflops_of(row), is_estimate(row)))
     if not points:
         return []
-    groups = tuple((label, color, marker, tuple(sorted(points[key])))
+    groups = tuple((label, color, marker, key[1], tuple(sorted(points[key])))
                    for key, label, color, marker in ROOF_GROUPS if key in points)
     ceilings = [(f"FP32 peak {fmt_peak(peak.fp32)}", peak.fp32, "fp32")]
     if peak.tf32 and any(key[0] == "tf32" for key in points):
@@ -407,8 +407,8 @@ def plot_roofline(machine, device, out_dir):
 
 def draw_roofline(spec, out_dir, name):
     figure, axes = plt.subplots(figsize=(9, 5.5))
-    xs = [x for _, _, _, points in spec.groups for x, _, _ in points]
-    ys = [y for _, _, _, points in spec.groups for _, y, _ in points]
+    xs = [x for *_, points in spec.groups for x, _, _ in points]
+    ys = [y for *_, points in spec.groups for _, y, _ in points]
     ridges = [value / spec.bandwidth for _, value, _ in spec.ceilings] if spec.bandwidth else []
     low, high = min(xs + ridges) / 4, max(xs + ridges) * 4
     grid = [low * (high / low) ** (step / 200) for step in range(201)]
@@ -422,16 +422,15 @@ def draw_roofline(spec, out_dir, name):
         start = value / spec.bandwidth if spec.bandwidth else low
         flat = [start] + [x for x in grid if x > start]
         axes.plot(flat, [value] * len(flat), color=color, linewidth=2.0, label=label)
-    for label, color, marker, points in spec.groups:
+    for label, color, marker, library, points in spec.groups:
         measured = [(x, y) for x, y, estimated in points if not estimated]
         estimates = [(x, y) for x, y, estimated in points if estimated]
         if measured:
             # This project's points on top, outlined; the vendor libraries' (dark shades of the same colour) paler
             # below them, so that neither hides the other where they overlap.
-            vendor = "vendor libraries" in label
             axes.plot(*zip(*measured), linestyle="none", marker=marker, color=color, markersize=6,
-                      alpha=0.5 if vendor else 0.9, markeredgecolor=color if vendor else "black",
-                      markeredgewidth=0.5, zorder=2 if vendor else 3, label=label)
+                      alpha=0.5 if library else 0.9, markeredgecolor=color if library else "black",
+                      markeredgewidth=0.5, zorder=2 if library else 3, label=label)
         if estimates:
             axes.plot(*zip(*estimates), linestyle="none", marker=marker, markerfacecolor="white",
                       markeredgecolor=color, markersize=6, label=f"_estimated {label}" if measured else label)
@@ -447,7 +446,7 @@ def draw_roofline(spec, out_dir, name):
     axes.set_title(spec.title + ("" if spec.bandwidth else " (bandwidth not known: ceilings only)"),
                    fontsize="medium")
     handles, labels = axes.get_legend_handles_labels()
-    if any(estimated for _, _, _, points in spec.groups for _, _, estimated in points):
+    if any(estimated for *_, points in spec.groups for _, _, estimated in points):
         handles.append(Line2D([], [], color="gray", linestyle="none", marker="o", markerfacecolor="white",
                               markeredgecolor="gray"))
         labels.append(ESTIMATE_NOTE)

@@ -40,8 +40,8 @@ class FixedCosts {
   double n_ = 0, sx_ = 0, sy_ = 0, sxx_ = 0, sxy_ = 0;
   double least_ = 0, most_ = 0;  // bytes
 };
-// The fixed costs predicted for the shapes left never take more than this part of the time left: a wrong
-// prediction then costs the samples at most half their time.
+// The fixed costs predicted for the shapes left never take more than this part of the time left: a prediction far
+// too large still leaves the samples a tenth of it.
 constexpr double kMostFixedShare = 0.9;
 // The bytes of A, B and C in float32: what a shape's fixed costs are predicted from.
 double shape_bytes(const GemmShape& shape);

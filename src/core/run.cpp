@@ -93,8 +93,8 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     // kMostFixedShare of it); what one does not use goes to the next.
     const double left_s = std::max(0.0, seconds_until(run_deadline));
     double fixed_here_s = fixed_costs.predict(shape_bytes(shape));
-    double fixed_left_s = 0;
-    for (std::size_t later = shape_index; later < shapes.size(); ++later)
+    double fixed_left_s = fixed_here_s;
+    for (std::size_t later = shape_index + 1; later < shapes.size(); ++later)
       fixed_left_s += fixed_costs.predict(shape_bytes(shapes[later]));
     if (fixed_left_s > kMostFixedShare * left_s) {
       fixed_here_s *= kMostFixedShare * left_s / fixed_left_s;

@@ -1242,6 +1242,22 @@ def test_plots_series_and_peaks(tmp):
           all(any(abs(x - expected) < 1e-9 for x in points[0]) for expected in (512 / 6, 2048 / 6,
               2 * 2048 * 2048 * 1024 / (4 * (2048 * 1024 * 2 + 2048 * 2048)))), sorted(set(points[0])))
     check("plots: no roofline for a device without a peak", "m2-h100-cpu-roofline.png" not in drawn, sorted(drawn))
+    # Where both groups are drawn (the fixtures have no GPU vendor library), at one intensity: their layers.
+    layers = {}
+    spec = plots.Roofline("layers", (("FP32 peak", 100.0, "fp32"),), 10.0,
+                          (("FP32, this project", "tab:blue", "o", False, ((1.0, 5.0, False),)),
+                           ("FP32, vendor libraries", "navy", "s", True, ((1.0, 6.0, False),))))
+    real_save = plots.save_figure
+    plots.save_figure = lambda figure, directory, name: layers.update(
+        {line.get_label(): (line.get_zorder(), line.get_alpha()) for line in figure.axes[0].get_lines()}) or name
+    try:
+        plots.draw_roofline(spec, tmp, "roofline-layers.png")
+    finally:
+        plots.save_figure = real_save
+        plots.plt.close("all")
+    own, library = layers.get("FP32, this project"), layers.get("FP32, vendor libraries")
+    check("plots: the roofline draws this project's points over the vendor libraries', which are paler",
+          own and library and own[0] > library[0] and own[1] > library[1], layers)
 
 
 # (backend, device, precision, GFLOP/s, × vendor, × its precision's vendor, × best vendor, best vendor, kernel) at
