@@ -42,18 +42,27 @@ sanitize() {
   log "$tool ${m}x${n}x${k} exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/logs/$name" | tail -1);" \
     "rows passed: $(grep -c ',passed,' "$out/logs/$name")"
 }
-# Breaks FILE on purpose with the sed expression EDIT, rebuilds, runs the GPU backends' test cases CASES (it must
-# fail), then restores FILE and rebuilds. Usage: mutate FILE EDIT CASES LABEL
-mutate() {
-  local file=$1 edit=$2 cases=$3 label=$4
+# Breaks FILE on purpose with the sed expression EDIT, rebuilds, runs the test binary TEST's cases CASES (it must
+# fail), then restores FILE and rebuilds. Usage: mutate_with TEST FILE EDIT CASES LABEL
+mutate_with() {
+  local test=$1 file=$2 edit=$3 cases=$4 label=$5
   cp "$file" /tmp/mutated.kept
   sed -i "$edit" "$file"
   cmake --build build -j"$(nproc)" > "$out/logs/mutation_build.log" 2>&1
-  build/tests/test_gpu_backends --test-case="$cases" > "$out/logs/mutation_test.log" 2>&1
-  log "mutation ($label): test exit $? (must be non-zero): $(grep -cE 'ERROR' "$out/logs/mutation_test.log") errors"
+  "build/tests/$test" --test-case="$cases" > "$out/logs/mutation_test.log" 2>&1
+  log "mutation ($label): $test exit $? (must be non-zero): $(grep -cE 'ERROR' "$out/logs/mutation_test.log") errors"
   cp /tmp/mutated.kept "$file"
   cmake --build build -j"$(nproc)" > "$out/logs/restore_build.log" 2>&1
   log "restored build exit $?"
+}
+# The same with the GPU backends' tests. Usage: mutate FILE EDIT CASES LABEL
+mutate() { mutate_with test_gpu_backends "$@"; }
+# The GPU backends' test cases (but cuBLASMp's, not built without its wheel) and the accuracy targets, logged.
+gpu_tests() {
+  build/tests/test_gpu_backends --test-case-exclude="*cublasmp*" > "$out/logs/test_gpu_backends.log" 2>&1
+  log "test_gpu_backends exit $?: $(grep -E 'test cases:' "$out/logs/test_gpu_backends.log")"
+  build/tests/test_accuracy -s > "$out/logs/test_accuracy.log" 2>&1
+  log "test_accuracy exit $?: $(grep -E 'test cases:' "$out/logs/test_accuracy.log")"
 }
 # The fast rows and the vendors they are compared with, as the suites run them.
 fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass

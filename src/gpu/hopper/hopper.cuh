@@ -44,11 +44,17 @@ inline void require_wgmma(const char* step) {
   }
 }
 
+// How a tensor map lands its floats in shared memory: as they are, or rounded to the nearest TF32 value by the copy
+// engine itself. A wgmma reads its shared-memory operand's FP32 bits as TF32 by dropping the low 13, which
+// truncates: an operand that only wgmma reads would otherwise never be rounded (a larger error per product, and a
+// biased one where the values share a sign: bench/NOTES.md, "TF32 rounded by the copy engine").
+enum class TmaValues { exact, rounded_to_tf32 };
+
 // A 2-D tensor map of a row-major float matrix (rows x cols, ld floats apart) read in box_rows x box_cols
 // boxes that land in the 128-byte swizzle; reads outside the matrix arrive as zeros. The driver entry point
 // is looked up once (no link against libcuda).
 inline CUtensorMap tensor_map_128b_swizzle(const char* step, const float* data, int rows, int cols, int ld,
-                                           int box_rows, int box_cols) {
+                                           int box_rows, int box_cols, TmaValues values) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
   if (encode == nullptr) {
     void* fn = nullptr;
@@ -63,8 +69,10 @@ inline CUtensorMap tensor_map_128b_swizzle(const char* step, const float* data, 
   const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(float)};
   const cuuint32_t box[2] = {cuuint32_t(box_cols), cuuint32_t(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult encoded = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(data), dims, strides,
-                                  box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+  const CUtensorMapDataType type =
+      values == TmaValues::rounded_to_tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  const CUresult encoded = encode(&map, type, 2, const_cast<float*>(data), dims, strides, box, element_strides,
+                                  CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                   CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (encoded != CUDA_SUCCESS)
     throw std::runtime_error(std::string(step) + ": cuTensorMapEncodeTiled failed with CUresult " +

@@ -14,7 +14,7 @@ namespace {
 
 // TF32 wgmma reads only K-major operands from shared memory, and our B is N-major. So the wgmma computes
 // the transposed tile, C^T = B^T A^T: its N x K operand is our A tile, K-major as stored, landed by TMA in
-// the 128-byte swizzle its descriptor names; its M x K operand is our B tile, read from shared memory into
+// the 128-byte swizzle its descriptor names and rounded to TF32 by the copy; its M x K operand is our B tile, read from shared memory into
 // registers, where major-ness does not exist, and rounded to TF32 on the way. The accumulators then hold
 // C^T; the epilogue stores them transposed.
 constexpr int kThreads = 256;                 // 2 warpgroups
@@ -184,8 +184,9 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32(const __grid_con
 
 void launch_tensor_core_tf32(const DeviceGemm& g) {
   require_wgmma("gpu/tensor-core-tf32");
-  // A as k_padded x m floats, rows lda apart, read in kBK x kBM boxes.
-  const CUtensorMap a_map = tensor_map_128b_swizzle("gpu/tensor-core-tf32", g.a, g.m, g.k_padded, g.lda, kBM, kBK);
+  // A as k_padded x m floats, rows lda apart, read in kBK x kBM boxes, rounded to TF32 on the way in.
+  const CUtensorMap a_map = tensor_map_128b_swizzle("gpu/tensor-core-tf32", g.a, g.m, g.k_padded, g.lda, kBM, kBK,
+                                                    TmaValues::rounded_to_tf32);
   MC_CUDA_CHECK(
       cudaFuncSetAttribute(tensor_core_tf32, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmemBytes)));
   const dim3 grid(ceil_div(g.n, kBN), ceil_div(g.m, kBM));

@@ -4,7 +4,7 @@
 // issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a 4-stage mbarrier ring; two consumer
 // warpgroups only multiply, with their register fragments double-buffered so that the next k tile's shared loads
 // overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
-// sm_90, which kept the tensor pipe waiting). Blocks stay resident and walk the output tiles in grouped order, so a
+// sm_90, which kept the tensor pipe waiting); A, which only the wgmmas read, is rounded by the TMA copy. Blocks stay resident and walk the output tiles in grouped order, so a
 // tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128, 128x256 or 128x128,
 // whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
 // blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
@@ -258,68 +258,73 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 #pragma unroll
       for (int i = 0; i < T::kAccs; ++i) acc[j][i] = 0.0f;
     int previous_stage = -1;
-    // One k tile: its fragments load while the previous tile's wgmmas run; once those are done, their stage
-    // goes back to the producer and their fragment buffer is free for the next tile.
-    auto multiply = [&](int step, std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
+    // One k tile of a chained pass: its fragments load while the previous tile's wgmmas run; once those are done,
+    // their stage goes back to the producer and their fragment buffer is free for the next tile.
+    auto multiply_chained = [&](int step, std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
       const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
       const std::uint32_t a_tile = smem_addr + s * kStageBytes;
-      if (kPasses == 1 || step < promoted_from) {
-        const bool small_b = kPasses == 3 && step >= k_count;  // the middle pass, big(A) small(B)
-        if (kBKMajor && small_b)
-          load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
-        else if (kBKMajor)
-          load_fragments_k_major<false, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
-        else if (small_b)
-          load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
-        else
-          load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
-        wgmma_fence();
+      const bool small_b = kPasses == 3 && step >= k_count;  // the middle pass, big(A) small(B)
+      if (kBKMajor && small_b)
+        load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+      else if (kBKMajor)
+        load_fragments_k_major<false, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+      else if (small_b)
+        load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+      else
+        load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+      wgmma_fence();
 #pragma unroll
-        for (int k8 = 0; k8 < kBK / 8; ++k8)
+      for (int k8 = 0; k8 < kBK / 8; ++k8)
 #pragma unroll
-          for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
-        wgmma_commit();
-        wgmma_wait<1>();
-        if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
-        previous_stage = s;
-      } else {
-        // The previous step's wgmmas may still read a fragment buffer and write acc: done before either is touched.
-        wgmma_wait<0>();
-        if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
-        // One slab's big fragments at a time (the whole tile's and the partial sum would not fit the registers).
-#pragma unroll
-        for (int j = 0; j < kSlabs; ++j) {
-          if (kBKMajor)
-            load_fragments_k_major<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, k_major_base, k_major_swizzle,
-                                                         slab_frag);
-          else
-            load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
-#pragma unroll
-          for (int q = 0; q < kPieces; ++q) {
-            wgmma_fence();  // part was last read by the adds below
-#pragma unroll
-            for (int k8 = 0; k8 < kBK / 8; ++k8)
-              wgmma_tf32_k8(part, slab_frag[0][k8], smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
-            wgmma_commit();
-            wgmma_wait<0>();
-            settle_accumulators(part);
-#pragma unroll
-            for (int i = 0; i < kPieceAccs; ++i) acc[j][q * kPieceAccs + i] += part[i];
-          }
-        }
-        if (lane == 0) arrive_barrier(empty + s * 8);
-        previous_stage = -1;
-      }
+        for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
+      wgmma_commit();
+      wgmma_wait<1>();
+      if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+      previous_stage = s;
       ++it;
     };
-    for (int step = 0; step < steps; step += 2) {
-      multiply(step, frag[0]);
-      if (step + 1 < steps) multiply(step + 1, frag[1]);
+    // One k tile of the promoted pass: each piece's products summed apart in `part`, then added to acc. The wgmmas
+    // that write acc are all done before this runs (see the wait below): were one of them still in flight where acc
+    // is added to, ptxas would serialize every wgmma of the kernel (warning C7515).
+    auto multiply_promoted = [&]() {
+      const int s = it % kStages;
+      wait_barrier(full + s * 8, it / kStages % 2);
+      const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
+      const std::uint32_t a_tile = smem_addr + s * kStageBytes;
+      // One slab's big fragments at a time (the whole tile's and the partial sum would not fit the registers).
+#pragma unroll
+      for (int j = 0; j < kSlabs; ++j) {
+        if (kBKMajor)
+          load_fragments_k_major<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, k_major_base, k_major_swizzle,
+                                                       slab_frag);
+        else
+          load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
+#pragma unroll
+        for (int q = 0; q < kPieces; ++q) {
+          wgmma_fence();  // part was last read by the adds below
+#pragma unroll
+          for (int k8 = 0; k8 < kBK / 8; ++k8)
+            wgmma_tf32_k8(part, slab_frag[0][k8], smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
+          wgmma_commit();
+          wgmma_wait<0>();
+          settle_accumulators(part);
+#pragma unroll
+          for (int i = 0; i < kPieceAccs; ++i) acc[j][q * kPieceAccs + i] += part[i];
+        }
+      }
+      if (lane == 0) arrive_barrier(empty + s * 8);
+      ++it;
+    };
+    for (int step = 0; step < promoted_from; step += 2) {
+      multiply_chained(step, frag[0]);
+      if (step + 1 < promoted_from) multiply_chained(step + 1, frag[1]);
     }
     wgmma_wait<0>();
     if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
+    if constexpr (kPasses == 3)
+      for (int step = promoted_from; step < steps; ++step) multiply_promoted();
     const int row0 = tile_m * T::kBM, col0 = tile_n * T::kBN + tile_col;
     float* plane = splits == 1 ? nullptr : partials + std::size_t(u % splits) * m * ld_partial;
 #pragma unroll
@@ -366,9 +371,13 @@ template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int big_a_rows,
                   const Tf32Plan& plan, float* partials) {
   using T = Tile<kRows, kSlabs>;
-  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK);
-  const CUtensorMap b_map = kBKMajor ? tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK)
-                                     : tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols);
+  // A, which only the wgmmas read, is rounded to TF32 by the copy engine; three passes' A parts are TF32 values
+  // already. B arrives exact: the consumers round it as they load their fragments, and split it for three passes.
+  const TmaValues a_values = kPasses == 1 ? TmaValues::rounded_to_tf32 : TmaValues::exact;
+  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK, a_values);
+  const CUtensorMap b_map =
+      kBKMajor ? tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK, TmaValues::exact)
+               : tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols, TmaValues::exact);
   auto* kernel = tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
   const int splits = plan.splits, sms = plan.sm_count;
