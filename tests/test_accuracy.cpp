@@ -120,7 +120,8 @@ TEST_CASE("every TF32 row of this project is as close to cuBLAS TF32's error as 
       backend.gemm(p.alpha, p.a, p.b, p.beta, c);
       const double error = compare_to_reference(c, p.reference, Precision::tf32).rel_frobenius;
       const double most = values == InputValues::uniform ? target.most_on_uniform : target.most_on_reals;
-      INFO(target.row, " on ", to_string(values), " seed=", seed, ": ", error, ", cuBLAS TF32 ", vendor_error);
+      INFO(std::string(target.row), " on ", to_string(values), " seed=", seed, ": ", error, ", cuBLAS TF32 ",
+           vendor_error);
       CHECK(error <= most * vendor_error);
     }
   }
