@@ -12,7 +12,7 @@ from collections import namedtuple
 from .markdown import (DASH, Sourced, code, file_slug, fmt_gflops, fmt_sig, marked, marked_table, shape_label,
                        status_text)
 from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, is_number, shape_of
-from .vendors import is_library
+from .vendors import from_vendor
 
 # The suite's name (suites/error-vs-k.txt).
 ERROR_SUITE = "error-vs-k"
@@ -154,7 +154,7 @@ def speed_points(machine, shape):
         gflops, error = gflops_of(row), rel_error_of(row)
         if gflops and error is not None:
             points.append(Point(backend, str(row.get("device") or machine.device(backend)), precision_key(row),
-                                gflops, error, is_library(row), is_estimate(row), row))
+                                gflops, error, from_vendor(row), is_estimate(row), row))
     return points
 
 
@@ -252,14 +252,16 @@ def accuracy_section(machines):
 
 # The accuracy-against-speed plot's point groups: (device, precision kind, vendor library) -> label, colour, marker.
 # Cool colours FP32, warm TF32, gray anything else (one group): at most nine groups, each its own colour and marker.
+# This project's group and the vendor libraries' of one device and precision lie close together, so their hues are
+# far apart (blue and purple, cyan and green, gold and crimson, orange and pink), not shades of one colour.
 SPEED_GROUPS = ((("cpu", "fp32", False), "CPU FP32, this project", "tab:blue", "o"),
-                (("cpu", "fp32", True), "CPU FP32, vendor libraries", "navy", "s"),
+                (("cpu", "fp32", True), "CPU FP32, vendor libraries", "tab:purple", "s"),
                 (("gpu", "fp32", False), "GPU FP32, this project", "tab:cyan", "^"),
-                (("gpu", "fp32", True), "GPU FP32, vendor libraries", "teal", "D"),
-                (("cpu", "tf32", False), "CPU TF32, this project", "tab:orange", "v"),
-                (("cpu", "tf32", True), "CPU TF32, vendor libraries", "sienna", "<"),
-                (("gpu", "tf32", False), "GPU TF32, this project", "tab:red", ">"),
-                (("gpu", "tf32", True), "GPU TF32, vendor libraries", "darkred", "p"),
+                (("gpu", "fp32", True), "GPU FP32, vendor libraries", "tab:green", "D"),
+                (("cpu", "tf32", False), "CPU TF32, this project", "gold", "v"),
+                (("cpu", "tf32", True), "CPU TF32, vendor libraries", "crimson", "<"),
+                (("gpu", "tf32", False), "GPU TF32, this project", "tab:orange", ">"),
+                (("gpu", "tf32", True), "GPU TF32, vendor libraries", "tab:pink", "p"),
                 (("other", "other", False), "other devices or precisions", "tab:gray", "h"))
 FRONT_LABEL = "Pareto front (joined, ringed)"
 # The guides of the error-against-K plot: colour per precision, dash pattern per guide.
@@ -277,8 +279,7 @@ def sweep_series_order(machine, sweep):
     """The sweep's backends in plot order: the vendor libraries first, then this project's rows, each fastest first
     (its best GFLOP/s over the sweep), ties in registry order."""
     def key(backend):
-        latest = machine.latest_row[backend]
-        library = latest.get("vendor") is True or is_library(latest)
+        library = from_vendor(machine.latest_row[backend])
         best = max((gflops_of(sweep.rows.get((backend, s))) or 0 for s in sweep.shapes), default=0)
         return (not library, -best, machine.backends.index(backend))
     return sorted(sweep.backends, key=key)

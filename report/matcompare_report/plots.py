@@ -23,7 +23,7 @@ from .peaks import device_peak  # noqa: E402
 from .runs import flops, gflops_of, has_figure, is_estimate, positive, whole  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
 from .seeds import SEEDS  # noqa: E402
-from .vendors import is_library  # noqa: E402
+from .vendors import from_vendor  # noqa: E402
 from .workloads import plot_suites  # noqa: E402
 
 # The sizes that get a × vendor bar chart, each only when measured.
@@ -150,8 +150,7 @@ def step_families(machine, device, backends):
 
 
 def is_vendor_row(machine, backend):
-    row = machine.latest_row[backend]
-    return row.get("vendor") is True or is_library(row)
+    return from_vendor(machine.latest_row[backend])
 
 
 def baseline_vendor(machine, device, backends):
@@ -299,7 +298,7 @@ def plot_vs_vendor(machine, size, basis, out_dir):
         ratio = positive(row.get(basis.field)) if has_figure(row) else None
         if ratio:
             bars.append(Bar(plain(backend), ratio, (machine.device(backend), str(row.get("precision"))),
-                            is_library(row), is_estimate(row), iqr_of(row, ratio)))
+                            from_vendor(row), is_estimate(row), iqr_of(row, ratio)))
             names.append(backend)
     parts, _ = split(bars, MAX_BARS)
     left_out = names[MAX_BARS * MAX_PARTS:]
@@ -391,7 +390,7 @@ def plot_roofline(machine, device, out_dir):
         if machine.device(backend) != device or not has_figure(row) or (whole(row.get("devices")) or 1) > 1:
             continue
         precision = str(row.get("precision") or "").lower()
-        key = (precision if precision in ("fp32", "tf32") else "other", is_library(row))
+        key = (precision if precision in ("fp32", "tf32") else "other", from_vendor(row))
         points.setdefault(key, []).append((intensity(tuple(shape)), gflops_of(row), is_estimate(row)))
     if not points:
         return []

@@ -9,6 +9,12 @@ def is_library(row):
     return row is not None and row.get("vendor_library") is True
 
 
+def from_vendor(row):
+    """The row is a vendor library's, as the plots draw it: flagged `vendor_library`, or the device's baseline vendor
+    (files written before that flag mark only the baseline, which is a library all the same)."""
+    return row is not None and (row.get("vendor") is True or is_library(row))
+
+
 def best_of(row):
     """(× best vendor, the best vendor's name) of a row with a figure, as matcompare wrote them; else None."""
     if not has_figure(row):

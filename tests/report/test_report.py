@@ -1780,6 +1780,41 @@ def test_accuracy_speed(tmp):
         g for b, d, p, g, _ in PARETO_ROWS if d == "gpu" and p == "fp32"), gpu_fp32)
 
 
+def hue(color):
+    """The hue of a colour in degrees (0–360)."""
+    import colorsys
+    return colorsys.rgb_to_hsv(*matplotlib.colors.to_rgb(color))[0] * 360
+
+
+def test_plots_vendor_encoding(tmp):
+    """Issue 32's plot review: a vendor library is drawn as one wherever it is, the device's baseline vendor of a file
+    written before the `vendor_library` flag included (as the m2 and m5 charts were not): the vendor marker on the
+    accuracy-speed plot, a hatched bar; and this project's points and the vendors' of one device and precision have
+    hues far apart."""
+    fp32 = dict(VALID_ROW, precision="fp32", m=64, n=64, k=64)
+    rows = [dict(fp32, backend="cpu/openblas", vendor=True, gflops=400.0, rel_error=3e-7),
+            dict(fp32, backend="cpu/onemkl", vendor_library=True, gflops=350.0, rel_error=3.5e-7),
+            dict(fp32, backend="cpu/tiling", gflops=40.0, rel_error=8e-7)]
+    figure = plotted(tmp, {"context": {"hostname": "old-vendor"}, "results": rows}, "vendor_points") \
+        .get("m1-accuracy-speed.png", {"lines": {}})
+    vendors = figure["lines"].get("CPU FP32, vendor libraries", ([], []))[0]
+    own = figure["lines"].get("CPU FP32, this project", ([], []))[0]
+    check("vendor encoding: the baseline vendor without `vendor_library` is a vendor point, as the flagged library is",
+          sorted(vendors) == [350.0, 400.0] and own == [40.0], figure["lines"])
+    drawn = plotted(tmp, plots_document(), "vendor_bars")
+    for size in (2048, 4096):
+        hatches = drawn.get(f"m1-h200-vs-vendor-{size}.png", {"hatches": {}})["hatches"]
+        check(f"vendor encoding: the baseline vendors' bars at {size} are hatched, this project's not",
+              hatches.get("cpu/openblas") and hatches.get("gpu/cublas-fp32") and not hatches.get("cpu/tiling"),
+              hatches)
+    colours = {key: colour for key, _, colour, _ in accuracy.SPEED_GROUPS}
+    for (device, precision, library), colour in colours.items():
+        if library:
+            apart = abs(hue(colour) - hue(colours[(device, precision, False)]))
+            check(f"vendor encoding: {device} {precision}: this project's hue and the vendors' at least 45° apart",
+                  min(apart, 360 - apart) >= 45, (colour, colours[(device, precision, False)]))
+
+
 def test_accuracy_absent(tmp):
     """Without errors (or with a single row to compare) there is no section and no accuracy plot: the report is as
     before."""
@@ -1870,6 +1905,7 @@ def main():
         test_error_study_not_a_suite(tmp)
         test_accuracy_error_sums_keep_uniform(tmp)
         test_accuracy_speed(tmp)
+        test_plots_vendor_encoding(tmp)
         test_accuracy_absent(tmp)
         test_merge_keeps_newer_file(tmp)
         test_machines_told_apart_by_caches(tmp)
