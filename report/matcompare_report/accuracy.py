@@ -311,7 +311,7 @@ def balanced_parts(items, size, parts_at_most):
 def plot_error_vs_k(machine, out_dir, plt, save_figure):
     """One plot per value distribution of the error-vs-k runs (split in two where it has more than MAX_SERIES rows,
     the baseline vendor in each part): [(alt text, file name)], and [(what, backends left out)]."""
-    from .plots import MAX_PARTS, MAX_SERIES, Series, part_alt, part_file, plain
+    from .plots import MAX_PARTS, MAX_SERIES, Series, part_alt, part_file, plain, series_label
     made, left_out = [], []
     for sweep in error_sweeps(machine):
         series = {}
@@ -333,8 +333,8 @@ def plot_error_vs_k(machine, out_dir, plt, save_figure):
         title = f"{machine.label}: relative error against K, inputs {sweep.values}"
         for index, part in enumerate(parts):
             chosen = part + ([reference] if reference else [])
-            drawn = tuple(Series(plain(b), precision_key(machine.latest_row[b]), b == reference, series[b])
-                          for b in chosen)
+            drawn = tuple(Series(series_label(machine.latest_row[b], b), precision_key(machine.latest_row[b]),
+                                 b == reference, series[b]) for b in chosen)
             precisions = [p for p in UNIT_ROUNDOFF if any(s.precision == p for s in drawn)]
             name = draw_error_vs_k(plt, save_figure, plain(title), drawn, ks, precisions, out_dir,
                                    part_file(base, index))
@@ -347,9 +347,9 @@ def draw_error_vs_k(plt, save_figure, title, series, ks, precisions, out_dir, na
     from matplotlib.lines import Line2D
     figure, axes = plt.subplots(figsize=(9, 5.5))
     counts = {}
-    for index, one in enumerate(series):
-        draw_series(axes, one, series_style(one, index, counts))
     used = sorted({k for one in series for k, _, _ in one.points} | set(ks))
+    for index, one in enumerate(series):
+        draw_series(axes, one, series_style(one, index, counts), used)
     for precision in precisions:
         guides = guide_values(precision, used)
         for index, label in enumerate(("√K·u", "K·u")):

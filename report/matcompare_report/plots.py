@@ -6,6 +6,7 @@ Every plot holds at most MAX_SERIES series, each with its own colour and marker:
 for TF32 rows, the device's baseline vendor in black. Estimated figures are drawn hollow (and joined by a dotted
 line), never dropped. Each drawing function takes a spec of plain tuples, so the same spec always draws the same PNG.
 """
+import math
 import os
 from collections import namedtuple
 
@@ -46,11 +47,13 @@ MAX_BARS = 60
 MAX_PARTS = 2
 # Size labels on an x axis; with more sizes, only every few get a label.
 MAX_SIZE_LABELS = 16
-# Ten colours of each kind and ten markers: no two series of a plot look alike, and FP32 and TF32 rows differ.
-FP32_COLORS = ("tab:blue", "tab:green", "tab:purple", "tab:cyan", "tab:olive", "tab:brown", "tab:gray", "navy",
-               "darkgreen", "teal")
-TF32_COLORS = ("tab:red", "tab:orange", "tab:pink", "goldenrod", "darkred", "coral", "magenta", "sienna", "salmon",
-               "crimson")
+# Ten colours of each kind and ten markers: no two series of a plot look alike, and FP32 and TF32 rows differ. The
+# legend says "warm colours TF32, cool FP32", so no FP32 colour is warm (olive and brown once were), and no TF32 colour
+# is a red that passes for the TF32 peak's line (firebrick).
+FP32_COLORS = ("tab:blue", "tab:green", "tab:purple", "tab:cyan", "navy", "teal", "darkgreen", "slateblue",
+               "deepskyblue", "mediumseagreen")
+TF32_COLORS = ("tab:orange", "tab:pink", "goldenrod", "magenta", "coral", "peru", "gold", "deeppink", "orangered",
+               "tab:olive")
 MARKERS = ("o", "s", "D", "^", "v", "<", ">", "p", "h", "X")
 # The baseline vendor of every line plot, and the peaks' lines.
 REFERENCE_STYLE = {"color": "black", "marker": "*", "markersize": 9, "linestyle": "--", "linewidth": 2.0}
@@ -149,6 +152,14 @@ def step_families(machine, device, backends):
     return families
 
 
+def series_label(row, backend):
+    """The backend's name as a series label, with " (tensor cores)" for a row of FP32 precision computed on the tensor
+    cores (3xTF32): among the FP32 rows, above the FP32 peak, it would pass for one on the FP32 lanes."""
+    on_tensor_cores = "tensor core" in str(row.get("idea") or "").lower() or "tf32" in backend.lower()
+    tf32 = str(row.get("precision") or "").lower() == "tf32"
+    return plain(backend) + (" (tensor cores)" if on_tensor_cores and not tf32 else "")
+
+
 def is_vendor_row(machine, backend):
     return from_vendor(machine.latest_row[backend])
 
@@ -197,8 +208,8 @@ def plot_gflops_vs_size(machine, device, out_dir):
         left_out += left
         for index, part in enumerate(parts):
             chosen = part + ([reference] if reference else [])
-            series = tuple(Series(plain(b), precision_of(machine, b), b == reference, points_of(machine, b, sizes))
-                           for b in chosen)
+            series = tuple(Series(series_label(machine.latest_row[b], b), precision_of(machine, b), b == reference,
+                                  points_of(machine, b, sizes)) for b in chosen)
             spec = LinePlot(plain(f"{machine.label}\n{device.upper()}: {title}"), "size (M = N = K)",
                             "GFLOP/s (median)", series,
                             peak_lines(machine, device, {s.precision for s in series}))
@@ -220,34 +231,47 @@ def series_style(series, index, counts):
             "linestyle": "-", "linewidth": 1.5}
 
 
-def draw_series(axes, series, style):
-    """The measured points joined by the series' line, the estimates hollow and joined to them by a dotted one."""
+def broken_at_gaps(points, plot_xs):
+    """(xs, ys) of `points` (x, y) with a NaN between two neighbours that skip an x of the plot: a line is never drawn
+    straight across a size it was not measured at (where the other series were), so it never looks measured there."""
+    xs, ys = [], []
+    for index, (x, y) in enumerate(points):
+        if index and any(points[index - 1][0] < between < x for between in plot_xs):
+            xs.append(math.nan)
+            ys.append(math.nan)
+        xs.append(x)
+        ys.append(y)
+    return xs, ys
+
+
+def draw_series(axes, series, style, plot_xs):
+    """The measured points joined by the series' line, the estimates hollow and joined to them by a dotted one; each
+    line broken where the series lacks one of `plot_xs`, the x values of the whole plot."""
     label = series.label + (" (TF32)" if series.precision == "tf32" and "tf32" not in series.label.lower() else "")
     measured = [(x, y) for x, y, estimated in series.points if not estimated]
     estimates = [(x, y) for x, y, estimated in series.points if estimated]
     if estimates:
-        xs, ys = zip(*[(x, y) for x, y, _ in series.points])
-        axes.plot(xs, ys, color=style["color"], linestyle=":", linewidth=1.0, label=f"_joined {series.label}")
+        axes.plot(*broken_at_gaps([(x, y) for x, y, _ in series.points], plot_xs), color=style["color"],
+                  linestyle=":", linewidth=1.0, label=f"_joined {series.label}")
         ex, ey = zip(*estimates)
         axes.plot(ex, ey, linestyle="none", marker=style["marker"], markersize=style["markersize"],
                   markerfacecolor="white", markeredgecolor=style["color"], markeredgewidth=1.5,
                   label=f"_estimated {series.label}" if measured else label)
     if measured:
-        xs, ys = zip(*measured)
-        axes.plot(xs, ys, label=label, **style)
+        axes.plot(*broken_at_gaps(measured, plot_xs), label=label, **style)
 
 
 def draw_lines(spec, out_dir, name):
     figure, axes = plt.subplots(figsize=(9, 5.5))
     counts = {}
+    used = sorted({x for series in spec.series for x, _, _ in series.points})
     for index, series in enumerate(spec.series):
-        draw_series(axes, series, series_style(series, index, counts))
+        draw_series(axes, series, series_style(series, index, counts), used)
     values = [y for series in spec.series for _, y, _ in series.points]
     for label, value, precision in spec.peaks:
         color, style = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
         axes.axhline(value, color=color, linestyle=style, linewidth=1.2, label=label)
         values.append(value)
-    used = sorted({x for series in spec.series for x, _, _ in series.points})
     size_ticks(axes, used)
     axes.set_yscale("log")
     axes.xaxis.set_minor_locator(NullLocator())
@@ -471,8 +495,10 @@ def plots_section(machines, out_dir):
 PLOTS_TEXT = (
     "GFLOP/s against size, one plot per step family and device: each source document's ladder, then the steps beyond them "
     "with the vendor libraries (FP32 and TF32 apart where both ran). At most ten series a plot, each with its own "
-    "colour and marker; cool colours are FP32 rows and warm ones TF32 rows; the device's baseline vendor is the black "
-    "dashed line with stars; the peaks of section 1a are drawn where known. Estimates (“~… est.” in the tables) are "
+    "colour and marker; cool colours are FP32 rows and warm ones TF32 rows (an FP32 row computed on the tensor cores, "
+    "3xTF32, says “(tensor cores)” beside its name); the device's baseline vendor is the black dashed line with "
+    "stars; the peaks of section 1a are drawn where known. A line is broken where its row lacks a size that others "
+    "on the plot have. Estimates (“~… est.” in the tables) are "
     "hollow markers joined by a dotted line, and hollow bars. The bar charts show each row's ratio to the vendor at a "
     "size (to the fastest vendor library of its precision where the files name one), coloured by device and "
     "precision, vendor libraries hatched, with the interquartile range of the paired samples as error bars where the "

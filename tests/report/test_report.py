@@ -1131,6 +1131,74 @@ def series_of(figure):
             if not label.startswith("_") and "peak" not in label and not label.startswith(("ideal", "1×"))}
 
 
+def with_gaps(line):
+    """(xs, ys) of a drawn line with its breaks (NaN) as None, so that lists compare equal."""
+    return tuple([None if math.isnan(v) else v for v in values] for values in line) if line else line
+
+
+def segments_across_gaps(figure):
+    """[(label, x0, x1)]: the segments of a line plot's series (the dotted joins included) that run straight across
+    an x where the plot has points but the series none."""
+    lines = {label: xs for label, (xs, _) in figure["lines"].items()
+             if "peak" not in label and not label.startswith("guide")}
+    plot_xs = {x for xs in lines.values() for x in xs if not math.isnan(x)}
+    found = []
+    for label, xs in lines.items():
+        for x0, x1 in zip(xs, xs[1:]):
+            if not (math.isnan(x0) or math.isnan(x1)) and any(x0 < x < x1 for x in plot_xs):
+                found.append((label, x0, x1))
+    return found
+
+
+def warm(color):
+    """Orange, red, pink, yellow: the colours the legend calls warm (a gray is neither)."""
+    import colorsys
+    hue_turns, saturation, _ = colorsys.rgb_to_hsv(*matplotlib.colors.to_rgb(color))
+    return saturation >= 0.3 and not 70 < hue_turns * 360 < 290
+
+
+def test_plots_gaps_and_colours(tmp):
+    """Issue 32's plot review: a series that lacks a size of its plot is broken there, not joined straight across it;
+    an FP32 row on the tensor cores (3xTF32) says so in its label; the colours keep the key "warm colours TF32, cool
+    FP32", and no series shares the TF32 peak line's red."""
+    context = {"hostname": "gaps", "cpu_model": "x", "gpu": {"name": "NVIDIA H200"}}
+    rows = []
+    for size in (1024, 2048, 4096):
+        base = {"m": size, "n": size, "k": size, "status": "ok", "passed": True, "median_ms": 1.0, "precision": "fp32"}
+        rows.append(dict(base, backend="cpu/openblas", device="cpu", vendor=True, gflops=100.0))
+        rows.append(dict(base, backend="gpu/cublas-fp32", device="gpu", vendor=True, gflops=1000.0))
+        if size != 2048:
+            rows.append(dict(base, backend="cpu/tiling", device="cpu", gflops=50.0))
+            rows.append(dict(base, backend="gpu/tensor-core-3xtf32", device="gpu", gflops=2000.0,
+                             seed="beyond the seeds", idea="FP32 accuracy on TF32 tensor cores: three passes"))
+    drawn = plotted(tmp, {"context": context, "results": rows}, "gaps")
+    cpu = drawn.get("m1-h200-cpu-gflops-seed003.png", {"lines": {}})
+    check("gaps: a series without the plot's middle size is broken there",
+          with_gaps(cpu["lines"].get("cpu/tiling")) == ([1024, None, 4096], [50.0, None, 50.0]), cpu["lines"])
+    gpu = drawn.get("m1-h200-gpu-gflops-fast.png", {"legend": []})
+    check("gaps: the 3xTF32 row, FP32 on the tensor cores, says so",
+          "gpu/tensor-core-3xtf32 (tensor cores)" in gpu["legend"], gpu["legend"])
+    drawn.update(plotted(tmp, plots_document(), "gaps_estimates"))
+    drawn.update(plotted(tmp, [load(path) for path in FIXTURES], "gaps_fixtures"))
+    for name, figure in sorted(drawn.items()):
+        if "-gflops-" in name:
+            check(f"gaps: {name} joins no series across a size it lacks", not segments_across_gaps(figure),
+                  segments_across_gaps(figure))
+    peaks_drawn = [color for color, _ in plots.PEAK_STYLES.values()]
+    for palette, name, is_warm in ((plots.FP32_COLORS, "FP32", False), (plots.TF32_COLORS, "TF32", True)):
+        check(f"colours: every {name} colour is {'warm' if is_warm else 'cool'}",
+              all(warm(color) == is_warm for color in palette), [c for c in palette if warm(c) != is_warm])
+        near = [(color, peak) for color in palette for peak in peaks_drawn
+                if math.dist(matplotlib.colors.to_rgb(color), matplotlib.colors.to_rgb(peak)) < 0.3]
+        check(f"colours: no {name} colour passes for a peak line's", not near, near)
+    for name, figure in sorted(drawn.items()):
+        if "-gflops-" in name:
+            # A TF32 row's label names TF32; an FP32 row on the tensor cores says "(tensor cores)" beside its name.
+            wrong = {label: color for label, (color, _) in series_of(figure).items() if color != "#000000"
+                     and warm(color) != ("tf32" in label.lower() and "(tensor cores)" not in label)}
+            check(f"colours: {name} draws TF32 rows warm and FP32 rows cool", not wrong, wrong)
+
+
 def test_plots_draw_estimates_apart(tmp):
     """Estimates are drawn, hollow and apart from the measured lines and bars, never on them; a backend measured
     nowhere is hollow points only; the bars have the IQR where the file has it; the scaling plot is drawn only where a
@@ -1162,8 +1230,8 @@ def test_plots_draw_estimates_apart(tmp):
           and other["faces"].get("cpu/naive") == WHITE,
           other["lines"])
     gpu = drawn.get("m1-h200-gpu-gflops-other.png", {"lines": {}, "faces": {}})
-    check("plots: the estimated multi-GPU size is apart from its GFLOP/s line",
-          gpu["lines"].get("gpu/cublasxt-fp32") == ([1024, 4096], [800.0, 3200.0])
+    check("plots: the estimated multi-GPU size is apart from its GFLOP/s line, which is broken there",
+          with_gaps(gpu["lines"].get("gpu/cublasxt-fp32")) == ([1024, None, 4096], [800.0, None, 3200.0])
           and gpu["lines"].get("_estimated gpu/cublasxt-fp32") == ([2048], [EXTREME]), gpu["lines"])
     for size in (2048, 4096):
         chart = drawn.get(f"m1-h200-vs-vendor-{size}.png", {"bars": {}, "colors": {}, "spans": {}, "ylabels": []})
@@ -1212,12 +1280,10 @@ def test_plots_series_and_peaks(tmp):
               and len({m for _, m in series.values()}) == len(series),
               series)
     seed001 = drawn.get("m2-h100-gpu-gflops-seed001.png", {"lines": {}, "styles": {}})
-    warm = {"#d62728", "#ff7f0e", "#e377c2", "#daa520", "#8b0000", "#ff7f50", "#ff00ff", "#a0522d", "#fa8072",
-            "#dc143c"}
     tf32 = [label for label in series_of(seed001) if "tf32" in label]
     check("plots: TF32 rows are drawn in warm colours, FP32 rows not",
-          tf32 and all(seed001["styles"][label][0] in warm for label in tf32)
-          and not any(style[0] in warm for label, style in series_of(seed001).items() if label not in tf32),
+          tf32 and all(warm(seed001["styles"][label][0]) for label in tf32)
+          and not any(warm(style[0]) for label, style in series_of(seed001).items() if label not in tf32),
           series_of(seed001))
     check("plots: the FP32 and TF32 peaks on a GPU plot with TF32 rows",
           [label for label in seed001["lines"] if "peak" in label]
@@ -1919,6 +1985,7 @@ def main():
         test_modules_alone(tmp)
         test_scaling(tmp)
         test_plots_draw_estimates_apart(tmp)
+        test_plots_gaps_and_colours(tmp)
         test_plots_series_and_peaks(tmp)
         test_best_vendor(tmp)
         test_commit_marks(tmp)
