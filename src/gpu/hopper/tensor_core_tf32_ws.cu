@@ -4,12 +4,15 @@
 // issues TMA copies of both tiles (B too, in the 128-byte swizzle) into a 4-stage mbarrier ring; two consumer
 // warpgroups only multiply, with their register fragments double-buffered so that the next k tile's shared loads
 // overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
-// sm_90, which kept the tensor pipe waiting); A, which only the wgmmas read, is rounded by the TMA copy. Blocks stay resident and walk the output tiles in grouped order, so a
-// tile's epilogue overlaps the producer's loads for the next. The block tile is 256x128, 128x256 or 128x128,
+// sm_90, which kept the tensor pipe waiting); A, which only the wgmmas read, is rounded by the TMA copy. Blocks stay
+// resident and walk the output tiles in grouped order, so a tile's epilogue overlaps the producer's loads for the
+// next. The block tile is 256x128, 128x256 or 128x128,
 // whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
 // blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
 // operands, it is also the engine of gpu/tensor-core-3xtf32; there the last pass adds each k tile's products to the
-// accumulators in FP32 rather than in the tensor cores' chain, which drops bits at every step. Needs sm_90a.
+// accumulators in FP32 rather than in the tensor cores' chain, which drops bits at every step; short of registers,
+// ptxas then waits for each wgmma of the 256x128 and 128x256 three-pass kernels before the next (C7512: bench/NOTES.md,
+// "The three-pass kernels ran with every wgmma serialized"; tests/check_wgmma_pipelines.cmake). Needs sm_90a.
 // Layouts: B stored transposed (N×K) arrives by TMA K-major, and the consumers read their fragments from it with
 // four 4-byte loads instead of two 8-byte ones; A stored transposed is first copied K-major, rounded to TF32, into
 // scratch (k_major_a.cuh), inside the timed computation: TF32 wgmma reads its shared-memory operand K-major only.
