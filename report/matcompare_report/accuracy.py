@@ -410,6 +410,11 @@ def plot_accuracy_speed(machine, out_dir, plt, save_figure):
     # Room on the right for the names of the fastest points (rates are at most 10¹², so this stays finite).
     rates = [p.gflops for p in points]
     axes.set_xlim(min(rates) / 2, max(rates) * 6)
+    # Room above and below the points, and for their names: the points of the most accurate or least accurate rows
+    # never touch the frame, however narrow the errors' range (a tenth of it, at least a quarter of a power of ten).
+    errors = [p.error for p in points]
+    margin = max(10 ** 0.25, (max(errors) / min(errors)) ** 0.1)
+    axes.set_ylim(min(errors) / margin, max(errors) * margin)
     axes.grid(True, which="both", alpha=0.3)
     axes.set_xlabel("GFLOP/s (median), log scale")
     axes.set_ylabel("relative error ‖C − C_ref‖_F ÷ ‖C_ref‖_F, log scale")

@@ -16,7 +16,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot loads)
 from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
-from matplotlib.ticker import NullLocator  # noqa: E402
+from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
 
 from .accuracy import plot_accuracy_speed, plot_error_vs_k  # noqa: E402
 from .markdown import code, fmt_gflops, fmt_ratio  # noqa: E402
@@ -47,6 +47,8 @@ MAX_BARS = 60
 MAX_PARTS = 2
 # Size labels on an x axis; with more sizes, only every few get a label.
 MAX_SIZE_LABELS = 16
+# Labelled values on a log axis that spans under two powers of ten (one label gives no scale to read values by).
+MIN_LOG_LABELS = 3
 # Ten colours of each kind and ten markers: no two series of a plot look alike, and FP32 and TF32 rows differ. The
 # legend says "warm colours TF32, cool FP32", so no FP32 colour is warm (olive and brown once were), and no TF32 colour
 # is a red that passes for the TF32 peak's line (firebrick).
@@ -99,9 +101,40 @@ def size_ticks(axes, sizes):
     axes.set_xticklabels([str(x) for x in ticks])
 
 
+def log_ticks_within(low, high):
+    """Tick values for a log axis from `low` to `high` that spans under two powers of ten, where matplotlib would
+    label one value or none: 1, 2 and 5 of each decade, else all nine, else three values spread over a range too
+    narrow for those (two significant digits)."""
+    decades = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+    for subs in ((1, 2, 5), range(1, 10)):
+        ticks = [sub * 10.0 ** decade for decade in decades for sub in subs if low <= sub * 10.0 ** decade <= high]
+        if len(ticks) >= MIN_LOG_LABELS:
+            return ticks
+    return sorted({float(f"{low * (high / low) ** share:.2g}") for share in (0.1, 0.5, 0.9)})
+
+
+def label_log_axes(figure):
+    """Every log axis of the figure with readable values: one whose view holds two powers of ten keeps matplotlib's
+    labels, a narrower one gets log_ticks_within's, written plainly ("2000", "0.5", "4e-07"); axes whose ticks were
+    chosen on purpose (the sizes) are left as they are."""
+    for axes in figure.axes:
+        for axis in (axes.xaxis, axes.yaxis):
+            if axis.get_scale() != "log" or isinstance(axis.get_major_locator(), FixedLocator):
+                continue
+            low, high = sorted(axis.get_view_interval())
+            powers = [e for e in range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+                      if low <= 10.0 ** e <= high]
+            if len(powers) >= 2:
+                continue
+            axis.set_major_locator(FixedLocator(log_ticks_within(low, high)))
+            axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
+            axis.set_minor_formatter(NullFormatter())
+
+
 def save_figure(figure, out_dir, name):
     # out_dir is the report's new folder, which replaces the old one only when complete.
     try:
+        label_log_axes(figure)
         # No "Software" entry: the PNG then carries neither a version nor (Agg writes none) a date.
         figure.savefig(os.path.join(out_dir, name), format="png", dpi=PLOT_DPI, bbox_inches="tight",
                        metadata={"Software": None})

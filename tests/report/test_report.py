@@ -1114,8 +1114,19 @@ def plotted(tmp, document, name):
         legend = axes.get_legend()
         drawn[file_name] = {"lines": lines, "faces": faces, "styles": styles, "bars": bars, "hatches": hatches,
                             "colors": colors, "spans": spans, "ylabels": labels,
-                            "legend": [t.get_text() for t in legend.get_texts()] if legend else []}
-        return real_save(figure, directory, file_name)
+                            "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
+                            "limits": (axes.get_xlim(), axes.get_ylim()), "titles": [a.get_title() for a in figure.axes]}
+        saved = real_save(figure, directory, file_name)
+        # The tick labels as saved (the save may choose them): per axes, per log axis, the labels within its view.
+        drawn[file_name]["log_labels"] = [
+            (index, which, [label.get_text() for loc, label in
+                            zip(list(axis.get_majorticklocs()) + list(axis.get_minorticklocs()),
+                                axis.get_majorticklabels() + axis.get_minorticklabels())
+                            if label.get_text() and min(axis.get_view_interval()) <= loc <= max(axis.get_view_interval())])
+            for index, one in enumerate(figure.axes) for which, axis in (("x", one.xaxis), ("y", one.yaxis))
+            if axis.get_scale() == "log"]
+        drawn[file_name]["xticks"] = [list(one.get_xticks()) for one in figure.axes]
+        return saved
 
     plots.save_figure = record
     try:
@@ -1197,6 +1208,37 @@ def test_plots_gaps_and_colours(tmp):
             wrong = {label: color for label, (color, _) in series_of(figure).items() if color != "#000000"
                      and warm(color) != ("tf32" in label.lower() and "(tensor cores)" not in label)}
             check(f"colours: {name} draws TF32 rows warm and FP32 rows cool", not wrong, wrong)
+
+
+def test_plots_readable_axes(tmp):
+    """Issue 32's plot review: every log axis of every plot has at least two labelled values within its view, the
+    narrow ones too (a line plot over a factor of two, an accuracy plot whose errors lie within one power of ten, the
+    committed runs); the accuracy plot's points keep off its frame."""
+    fp32 = dict(VALID_ROW, precision="fp32", m=64, n=64, k=64)
+    narrow = {"context": {"hostname": "narrow"},
+              "results": [dict(fp32, backend="cpu/openblas", vendor=True, gflops=400.0, rel_error=3e-7),
+                          dict(fp32, backend="cpu/tiling", gflops=40.0, rel_error=9e-7),
+                          dict(fp32, backend="cpu/tiling", m=128, n=128, k=128, gflops=50.0, rel_error=9e-7),
+                          dict(fp32, backend="cpu/openblas", vendor=True, m=128, n=128, k=128, gflops=90.0,
+                               rel_error=3e-7)]}
+    drawn = plotted(tmp, narrow, "narrow_axes")
+    drawn.update(plotted(tmp, [load(path) for path in COMMITTED], "committed_axes"))
+    check("axes: the narrow and committed runs give line, bar, roofline and accuracy plots",
+          all(any(kind in name for name in drawn) for kind in ("-gflops-", "-vs-", "-roofline", "-accuracy-speed")),
+          sorted(drawn))
+    for name, figure in sorted(drawn.items()):
+        sparse = [(index, which, labels) for index, which, labels in figure["log_labels"] if len(labels) < 2]
+        check(f"axes: every log axis of {name} has two labelled values or more", figure["log_labels"] and not sparse,
+              sparse)
+    for name, figure in sorted(drawn.items()):
+        if "accuracy-speed" not in name:
+            continue
+        (_, _), (bottom, top) = figure["limits"]
+        errors = [y for label, (_, ys) in figure["lines"].items() if not label.startswith("Pareto") for y in ys]
+        span = math.log(top / bottom)
+        check(f"axes: {name} keeps its points off the top and bottom frame (5% of the axis at least)",
+              errors and math.log(top / max(errors)) >= 0.05 * span and math.log(min(errors) / bottom) >= 0.05 * span,
+              (bottom, top, min(errors or [0]), max(errors or [0])))
 
 
 def test_plots_draw_estimates_apart(tmp):
@@ -1986,6 +2028,7 @@ def main():
         test_scaling(tmp)
         test_plots_draw_estimates_apart(tmp)
         test_plots_gaps_and_colours(tmp)
+        test_plots_readable_axes(tmp)
         test_plots_series_and_peaks(tmp)
         test_best_vendor(tmp)
         test_commit_marks(tmp)
