@@ -311,7 +311,8 @@ def balanced_parts(items, size, parts_at_most):
 def plot_error_vs_k(machine, out_dir, plt, save_figure):
     """One plot per value distribution of the error-vs-k runs (split in two where it has more than MAX_SERIES rows,
     the baseline vendor in each part): [(alt text, file name)], and [(what, backends left out)]."""
-    from .plots import MAX_PARTS, MAX_SERIES, Series, part_alt, part_file, plain, series_label
+    from .plots import (MAX_PARTS, MAX_SERIES, Series, merge_identical, part_alt, part_file, part_title, plain,
+                        series_label)
     made, left_out = [], []
     for sweep in error_sweeps(machine):
         series = {}
@@ -324,32 +325,40 @@ def plot_error_vs_k(machine, out_dir, plt, save_figure):
         if not series:
             continue
         reference = sweep_reference(machine, list(series))
-        others = [b for b in series if b != reference]
+        # Rows of identical errors (many CPU rows sum alike) are one series before the rows are split into parts.
+        others = list(merge_identical([Series(series_label(machine.latest_row[b], b),
+                                              precision_key(machine.latest_row[b]), False, series[b])
+                                       for b in series if b != reference]))
         parts, left = balanced_parts(others, MAX_SERIES - (1 if reference else 0), MAX_PARTS)
         if left:
-            left_out.append((f"error against K, inputs {sweep.values}", left))
+            left_out.append((f"error against K, inputs {sweep.values}",
+                             [b for b in series if b != reference and any(
+                                 (series[b], precision_key(machine.latest_row[b])) == (one.points, one.precision)
+                                 for one in left)]))
         ks = [shape[2] for shape in sweep.shapes]
         base = f"{machine.slug}-error-vs-k-{file_slug(sweep.values)}"
         title = f"{machine.label}: relative error against K, inputs {sweep.values}"
         for index, part in enumerate(parts):
-            chosen = part + ([reference] if reference else [])
-            drawn = tuple(Series(series_label(machine.latest_row[b], b), precision_key(machine.latest_row[b]),
-                                 b == reference, series[b]) for b in chosen)
+            drawn = tuple(part) + ((Series(series_label(machine.latest_row[reference], reference),
+                                           precision_key(machine.latest_row[reference]), True, series[reference]),)
+                                   if reference else ())
             precisions = [p for p in UNIT_ROUNDOFF if any(s.precision == p for s in drawn)]
-            name = draw_error_vs_k(plt, save_figure, plain(title), drawn, ks, precisions, out_dir,
-                                   part_file(base, index))
+            name = draw_error_vs_k(plt, save_figure,
+                                   part_title(plain(title), index, len(parts),
+                                              [one.label.split(" = ")[0] for one in part]),
+                                   drawn, ks, precisions, out_dir, part_file(base, index))
             made.append((part_alt(title, index, len(parts)), name))
     return made, left_out
 
 
 def draw_error_vs_k(plt, save_figure, title, series, ks, precisions, out_dir, name):
-    from .plots import ESTIMATE_NOTE, NullLocator, draw_series, series_style, size_ticks
+    from .plots import ESTIMATE_NOTE, NullLocator, covered_counts, draw_series, series_style, size_ticks
     from matplotlib.lines import Line2D
     figure, axes = plt.subplots(figsize=(9, 5.5))
     counts = {}
     used = sorted({k for one in series for k, _, _ in one.points} | set(ks))
-    for index, one in enumerate(series):
-        draw_series(axes, one, series_style(one, index, counts), used)
+    for index, (one, covered) in enumerate(zip(series, covered_counts(series))):
+        draw_series(axes, one, series_style(one, index, counts, covered), used)
     for precision in precisions:
         guides = guide_values(precision, used)
         for index, label in enumerate(("√K·u", "K·u")):

@@ -8,6 +8,7 @@ line), never dropped. Each drawing function takes a spec of plain tuples, so the
 """
 import math
 import os
+import textwrap
 from collections import namedtuple
 
 import matplotlib
@@ -47,6 +48,14 @@ MAX_BARS = 60
 MAX_PARTS = 2
 # Size labels on an x axis; with more sizes, only every few get a label.
 MAX_SIZE_LABELS = 16
+# Two series closer than this factor at half their common sizes or more lie on one another on a log axis.
+COINCIDE_RATIO = 1.15
+# How far apart the estimates of rows that compute alike may be for the rows to be drawn as one series.
+ESTIMATE_AGREEMENT = 1.03
+# A series under more coinciding ones than this is drawn no wider (its marker would cover its neighbours').
+MAX_NESTED = 2
+# Characters per line of a legend entry that names several rows.
+MERGED_LABEL_WIDTH = 40
 # Labelled values on a log axis that spans under two powers of ten (one label gives no scale to read values by).
 MIN_LOG_LABELS = 3
 # Ten colours of each kind and ten markers: no two series of a plot look alike, and FP32 and TF32 rows differ. The
@@ -91,6 +100,15 @@ def part_file(base, index):
 
 def part_alt(alt, index, count):
     return alt if count == 1 else f"{alt}, part {index + 1} of {count}"
+
+
+def part_title(title, index, count, labels):
+    """The title of one of `count` plots of a family, which says which part it is and which rows it holds (the first
+    and last of `labels`, in the family's order), so that no two parts have the same title."""
+    if count == 1:
+        return title
+    return f"{title}\npart {index + 1} of {count}: {labels[0]} to {labels[-1]}" if len(labels) > 1 \
+        else f"{title}\npart {index + 1} of {count}: {labels[0]}"
 
 
 def size_ticks(axes, sizes):
@@ -243,7 +261,8 @@ def plot_gflops_vs_size(machine, device, out_dir):
             chosen = part + ([reference] if reference else [])
             series = tuple(Series(series_label(machine.latest_row[b], b), precision_of(machine, b), b == reference,
                                   points_of(machine, b, sizes)) for b in chosen)
-            spec = LinePlot(plain(f"{machine.label}\n{device.upper()}: {title}"), "size (M = N = K)",
+            spec = LinePlot(part_title(plain(f"{machine.label}\n{device.upper()}: {title}"), index, len(parts),
+                                       [plain(b) for b in part]), "size (M = N = K)",
                             "GFLOP/s (median)", series,
                             peak_lines(machine, device, {s.precision for s in series}))
             name = draw_lines(spec, out_dir, part_file(f"{machine.slug}-{device}-gflops-{slug}", index))
@@ -252,16 +271,67 @@ def plot_gflops_vs_size(machine, device, out_dir):
     return made, left_out
 
 
-def series_style(series, index, counts):
-    """Colour, marker and line style of the plot's `index`-th series; `counts` tracks the colours used of each kind."""
+def joined_label(labels, exact):
+    """One legend entry for rows of the same figures: "a = b = c" (or "a ≈ b" where estimates differ a little),
+    wrapped so that the legend stays narrow."""
+    return textwrap.fill((" = " if exact else " ≈ ").join(labels), width=MERGED_LABEL_WIDTH, break_on_hyphens=False,
+                         subsequent_indent="  ")
+
+
+def same_figures(first, second):
+    """None where the two series differ; else whether they are identical. Alike means the same x values, the very
+    same figure wherever both were measured, and within ESTIMATE_AGREEMENT where either is an estimate (estimates
+    time different rows of C, so rows that compute alike differ there a little)."""
+    if first.precision != second.precision or [x for x, _, _ in first.points] != [x for x, _, _ in second.points]:
+        return None
+    for (_, y1, estimated1), (_, y2, estimated2) in zip(first.points, second.points):
+        if y1 != y2 and (not (estimated1 or estimated2) or abs(math.log(y1 / y2)) > math.log(ESTIMATE_AGREEMENT)):
+            return None
+    return first.points == second.points
+
+
+def merge_identical(series):
+    """The series with those of the same figures (same_figures) merged into the first, labelled with every name
+    ("cpu/loop-ikj = cpu/tiling"): rows that compute alike (the CPU rows' errors) are one line, which its legend
+    entry names whole, instead of lines drawn over one another. The baseline vendor stays a series of its own."""
+    groups = []
+    for one in series:
+        group = None if one.reference else next(
+            (group for group in groups if not group[0].reference and same_figures(group[0], one) is not None), None)
+        if group is None:
+            groups.append([one])
+        else:
+            group.append(one)
+    return tuple(group[0] if len(group) == 1 else group[0]._replace(
+        label=joined_label([one.label for one in group], all(same_figures(group[0], one) for one in group[1:])))
+        for group in groups)
+
+
+def coincides(first, second):
+    """The two series lie on one another: within COINCIDE_RATIO at half their common x values or more."""
+    ys = {x: y for x, y, _ in first.points}
+    close = [abs(math.log(ys[x] / y)) < math.log(COINCIDE_RATIO) for x, y, _ in second.points if x in ys]
+    return bool(close) and 2 * sum(close) >= len(close)
+
+
+def covered_counts(series):
+    """Per series, how many series drawn after it lie on it: each makes its markers and line wider, so that the later
+    ones sit visibly inside it (nested markers, a thin line on a thick one) instead of hiding it."""
+    return [sum(coincides(one, later) for later in series[index + 1:]) for index, one in enumerate(series)]
+
+
+def series_style(series, index, counts, covered=0):
+    """Colour, marker and line style of the plot's `index`-th series, wider for each of `covered` series drawn on it;
+    `counts` tracks the colours used of each kind."""
     if series.reference:
         return dict(REFERENCE_STYLE)
     kind = "tf32" if series.precision == "tf32" else "fp32"
     palette = TF32_COLORS if kind == "tf32" else FP32_COLORS
     used = counts.get(kind, 0)
     counts[kind] = used + 1
-    return {"color": palette[used % len(palette)], "marker": MARKERS[index % len(MARKERS)], "markersize": 6,
-            "linestyle": "-", "linewidth": 1.5}
+    wider = min(covered, MAX_NESTED)
+    return {"color": palette[used % len(palette)], "marker": MARKERS[index % len(MARKERS)],
+            "markersize": 6 + 3 * wider, "linestyle": "-", "linewidth": 1.5 + 1.5 * wider}
 
 
 def broken_at_gaps(points, plot_xs):
@@ -298,8 +368,9 @@ def draw_lines(spec, out_dir, name):
     figure, axes = plt.subplots(figsize=(9, 5.5))
     counts = {}
     used = sorted({x for series in spec.series for x, _, _ in series.points})
-    for index, series in enumerate(spec.series):
-        draw_series(axes, series, series_style(series, index, counts), used)
+    drawn = merge_identical(spec.series)
+    for index, (series, covered) in enumerate(zip(drawn, covered_counts(drawn))):
+        draw_series(axes, series, series_style(series, index, counts, covered), used)
     values = [y for series in spec.series for _, y, _ in series.points]
     for label, value, precision in spec.peaks:
         color, style = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
@@ -531,7 +602,9 @@ PLOTS_TEXT = (
     "colour and marker; cool colours are FP32 rows and warm ones TF32 rows (an FP32 row computed on the tensor cores, "
     "3xTF32, says “(tensor cores)” beside its name); the device's baseline vendor is the black dashed line with "
     "stars; the peaks of section 1a are drawn where known. A line is broken where its row lacks a size that others "
-    "on the plot have. Estimates (“~… est.” in the tables) are "
+    "on the plot have. Rows of the same figures are one line named for all of them (“a = b”; “a ≈ b” where only "
+    "their estimates differ, by under 3%), and a row within 15% of a row drawn after it has wider markers and line, "
+    "so that the later one shows inside it. Estimates (“~… est.” in the tables) are "
     "hollow markers joined by a dotted line, and hollow bars. The bar charts show each row's ratio to the vendor at a "
     "size (to the fastest vendor library of its precision where the files name one), coloured by device and "
     "precision, vendor libraries hatched, with the interquartile range of the paired samples as error bars where the "

@@ -1102,6 +1102,7 @@ def plotted(tmp, document, name):
         faces = {line.get_label(): matplotlib.colors.to_rgba(line.get_markerfacecolor()) for line in axes.get_lines()}
         styles = {line.get_label(): (matplotlib.colors.to_hex(line.get_color()), line.get_marker())
                   for line in axes.get_lines()}
+        sizes = {line.get_label(): (line.get_markersize(), line.get_linewidth()) for line in axes.get_lines()}
         labels = [tick.get_text() for tick in axes.get_yticklabels()]
         bars = {label: patch.get_width() for label, patch in zip(labels, axes.patches)}
         hatches = {label: patch.get_hatch() for label, patch in zip(labels, axes.patches)}
@@ -1115,7 +1116,8 @@ def plotted(tmp, document, name):
         drawn[file_name] = {"lines": lines, "faces": faces, "styles": styles, "bars": bars, "hatches": hatches,
                             "colors": colors, "spans": spans, "ylabels": labels,
                             "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
-                            "limits": (axes.get_xlim(), axes.get_ylim()), "titles": [a.get_title() for a in figure.axes]}
+                            "limits": (axes.get_xlim(), axes.get_ylim()), "titles": [a.get_title() for a in figure.axes],
+                            "sizes": sizes}
         saved = real_save(figure, directory, file_name)
         # The tick labels as saved (the save may choose them): per axes, per log axis, the labels within its view.
         drawn[file_name]["log_labels"] = [
@@ -1239,6 +1241,50 @@ def test_plots_readable_axes(tmp):
         check(f"axes: {name} keeps its points off the top and bottom frame (5% of the axis at least)",
               errors and math.log(top / max(errors)) >= 0.05 * span and math.log(min(errors) / bottom) >= 0.05 * span,
               (bottom, top, min(errors or [0]), max(errors or [0])))
+
+
+def test_plots_coinciding_series(tmp):
+    """Issue 32's plot review: rows of identical figures are one series whose legend entry names them all; rows that
+    lie on one another are drawn nested (the first drawn wider), not hidden; the parts of a split plot say which part
+    and which rows."""
+    rows = tuple(SWEEP_ROWS) + (("gpu/twin", "gpu", "fp32", False, False, 37000.0),)
+    twins = error_sweep_document("uniform", "2026-02-01T00:00:00Z", rows=rows)
+    simt = {row["k"]: row for row in twins["results"] if row["backend"] == "gpu/simt-tuned"}
+    for row in twins["results"]:
+        if row["backend"] == "gpu/twin":
+            row.update({key: simt[row["k"]].get(key) for key in ("rel_error", "status", "estimate_rows")})
+    figure = plotted(tmp, twins, "twins").get("m1-error-vs-k-uniform.png", {"legend": [], "lines": {}})
+    check("coinciding: rows of identical errors are one series named for both",
+          "gpu/simt-tuned = gpu/twin" in figure["legend"] and "gpu/twin" not in figure["lines"], figure["legend"])
+    for row in twins["results"]:
+        if row["backend"] == "gpu/twin" and row["status"] == "estimated":
+            row["rel_error"] *= 1.02
+    figure = plotted(tmp, twins, "near_twins").get("m1-error-vs-k-uniform.png", {"legend": []})
+    check("coinciding: rows of the same measured errors whose estimates differ by 2% are one series, \"≈\"",
+          "gpu/simt-tuned ≈ gpu/twin" in figure["legend"], figure["legend"])
+    context = {"hostname": "loops", "cpu_model": "x"}
+    near = []
+    for size in (1024, 2048, 4096):
+        base = dict(VALID_ROW, m=size, n=size, k=size, precision="fp32")
+        near += [dict(base, backend="cpu/openblas", vendor=True, gflops=100.0),
+                 dict(base, backend="cpu/loop-ijk", gflops=1.0), dict(base, backend="cpu/loop-jik", gflops=1.05),
+                 dict(base, backend="cpu/loop-ikj", gflops=10.0)]
+    loops = plotted(tmp, {"context": context, "results": near}, "near").get("m1-x-cpu-gflops-seed004-loops.png",
+                                                                             {"sizes": {}, "lines": {}})
+    order = [label for label in loops["lines"] if label in ("cpu/loop-ijk", "cpu/loop-jik")]
+    sizes = [loops["sizes"][label] for label in order]
+    check("coinciding: of two rows within 5%, the first drawn has the wider marker and line",
+          len(sizes) == 2 and sizes[0][0] > sizes[1][0] and sizes[0][1] > sizes[1][1], (order, sizes))
+    check("coinciding: a row apart from the others keeps the plain style",
+          loops["sizes"].get("cpu/loop-ikj", (0, 0))[0] == 6, loops["sizes"])
+    many = tuple(SWEEP_ROWS) + tuple((f"gpu/extra-{n:02d}", "gpu", "fp32", False, False, 1000.0 - n)
+                                     for n in range(16))
+    drawn = plotted(tmp, [error_sweep_document("uniform", "2026-02-01T00:00:00Z", rows=many)], "parts_titles")
+    titles = [drawn.get(name, {"titles": [""]})["titles"][0]
+              for name in ("m1-error-vs-k-uniform.png", "m1-error-vs-k-uniform-2.png")]
+    check("coinciding: each part's title says which part and which rows",
+          "part 1 of 2: gpu/cublas-tf32 to " in titles[0] and "part 2 of 2: " in titles[1]
+          and titles[0] != titles[1], titles)
 
 
 def test_plots_draw_estimates_apart(tmp):
@@ -2029,6 +2075,7 @@ def main():
         test_plots_draw_estimates_apart(tmp)
         test_plots_gaps_and_colours(tmp)
         test_plots_readable_axes(tmp)
+        test_plots_coinciding_series(tmp)
         test_plots_series_and_peaks(tmp)
         test_best_vendor(tmp)
         test_commit_marks(tmp)
