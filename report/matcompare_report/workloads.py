@@ -3,6 +3,7 @@ fastest row against the best vendor library of that precision, then the geometri
 suite; and a plot of the same. Runs without a `suite` in their context show none of it, and neither does the error
 study's suite, whose runs are about accuracy (accuracy.py draws them)."""
 import math
+import textwrap
 
 from .accuracy import ERROR_SUITE
 from .markdown import DASH, Sourced, code, file_slug, fmt_plain, fmt_ratio, marked_table, shape_label
@@ -84,25 +85,75 @@ def suite_section(machines):
             "the suite's problems that have a measured row.", ""] + lines
 
 
+# Problems per panel of a suite's plot: a longer suite is wrapped into panels one above the other, so that its plot
+# keeps a page's width and its shapes stay readable (deepbench-training's 160 problems once made a 2707-pixel strip).
+PROBLEMS_PER_PANEL = 32
+# The y axis reaches at least from 1/MIN_SUITE_REACH to MIN_SUITE_REACH (× best vendor), before its margin.
+MIN_SUITE_REACH = 2.0
+# Characters per line of a legend entry, which names the rows compared.
+SUITE_LEGEND_WIDTH = 44
+
+
+def counted_names(names):
+    """"simt-tuned ×12, warp-tiled ×3": each name once, the most frequent first (ties by name)."""
+    counts = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
+    return ", ".join(f"{name} ×{count}" if count > 1 else name
+                     for name, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def suite_legend(machine, device, precision, items):
+    """The legend entry of one device and precision: which of this project's rows was the fastest, and which vendor
+    library was the best, over the suite's problems."""
+    own = counted_names(short_name(backend) for _, _, backend, _ in items)
+    vendors = counted_names(short_name(str(machine.row(backend, shape).get("best_vendor")))
+                            for shape, _, backend, _ in items)
+    return textwrap.fill(f"{device.upper()} {precision}: this project's fastest ({own}) ÷ the best vendor "
+                         f"({vendors})", width=SUITE_LEGEND_WIDTH, break_on_hyphens=False)
+
+
 def plot_suites(machine, out_dir, plt, save_figure):
-    """One plot per suite: × best vendor of the fastest own row per problem, a line per device and precision."""
-    from .plots import plain
+    """One plot per suite: × best vendor of the fastest own row per problem, a series per device and precision, the
+    problems' shapes on x; a long suite wrapped into panels of PROBLEMS_PER_PANEL problems."""
+    from .plots import MARKERS, plain
     made = []
     for suite, _, problems in suites_of(machine):
         groups = own_ratios(machine, problems)
         if not groups:
             continue
         index = {shape: number for number, (shape, _) in enumerate(problems)}
-        figure, axes = plt.subplots(figsize=(max(6.0, 0.18 * len(problems) + 2), 4))
-        for (device, precision), items in sorted(groups.items()):
-            axes.plot([index[shape] for shape, _, _, _ in items], [ratio for _, _, _, ratio in items], marker="o",
-                      linestyle="none", label=plain(f"{device.upper()} {precision}"))
-        axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
-        axes.set_yscale("log")
-        axes.set_xlabel(plain(f"problem of {suite} (in the suite's order)"))
-        axes.set_ylabel("× best vendor (fastest own row)")
-        axes.set_title(plain(f"{machine.label}: suite {suite}"), fontsize="medium")
-        axes.legend(fontsize="small")
+        panels = -(-len(problems) // PROBLEMS_PER_PANEL)
+        shown = min(len(problems), PROBLEMS_PER_PANEL)
+        # Constrained: room for the rotated shapes under each panel and for the legend beside the first.
+        figure, panel_axes = plt.subplots(panels, 1, sharey=True, squeeze=False, layout="constrained",
+                                          figsize=(max(6.0, 0.2 * shown + 1.5) + 3.5, 2.9 * panels + 0.6))
+        ratios = [ratio for items in groups.values() for _, _, _, ratio in items]
+        # Limits even about 1 (as fast as the vendor), with room above and below the points; at least ½ to 2, so
+        # that values on both sides of 1 are labelled.
+        reach = max(max(ratios), 1 / min(ratios), MIN_SUITE_REACH) * 1.3
+        for panel, axes in enumerate(panel_axes[:, 0]):
+            first = panel * PROBLEMS_PER_PANEL
+            numbers = range(first, min(first + PROBLEMS_PER_PANEL, len(problems)))
+            for marker, ((device, precision), items) in zip(MARKERS, sorted(groups.items())):
+                inside = [(index[shape], ratio) for shape, _, _, ratio in items if index[shape] in numbers]
+                axes.plot([x for x, _ in inside], [y for _, y in inside], marker=marker, linestyle="none",
+                          label=plain(suite_legend(machine, device, precision, items)))
+            axes.axhline(1.0, color="black", linewidth=0.8, linestyle="--")
+            axes.set_yscale("log")
+            axes.set_ylim(1 / reach, reach)
+            axes.set_xlim(first - 0.7, first + PROBLEMS_PER_PANEL - 0.3 if panels > 1 else len(problems) - 0.3)
+            # One tick per problem, labelled with its shape: x is a problem, never a fraction of one.
+            axes.set_xticks(list(numbers))
+            axes.set_xticklabels([plain(shape_label(problems[number][0])) for number in numbers], rotation=90,
+                                 fontsize="x-small")
+            axes.set_ylabel("× best vendor, log")
+            axes.grid(True, axis="y", which="both", alpha=0.3)
+        panel_axes[-1, 0].set_xlabel(plain(f"problem of {suite} (M×N×K, layout if not NN; in the suite's order)"))
+        panel_axes[0, 0].set_title(plain(f"{machine.label}: suite {suite}\nper problem, this project's fastest row "
+                                         "÷ the fastest vendor library of its precision (paired samples)"),
+                                   fontsize="medium")
+        panel_axes[0, 0].legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
         name = save_figure(figure, out_dir, f"m{machine.number}-suite-{file_slug(suite)}.png")
         made.append((f"{machine.label}: × best vendor over suite {suite}", name))
     return made

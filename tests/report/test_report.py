@@ -1128,6 +1128,8 @@ def plotted(tmp, document, name):
             for index, one in enumerate(figure.axes) for which, axis in (("x", one.xaxis), ("y", one.yaxis))
             if axis.get_scale() == "log"]
         drawn[file_name]["xticks"] = [list(one.get_xticks()) for one in figure.axes]
+        drawn[file_name]["xlabels"] = [[label.get_text() for label in one.get_xticklabels()] for one in figure.axes]
+        drawn[file_name]["inches"] = tuple(figure.get_size_inches())
         return saved
 
     plots.save_figure = record
@@ -1285,6 +1287,36 @@ def test_plots_coinciding_series(tmp):
     check("coinciding: each part's title says which part and which rows",
           "part 1 of 2: gpu/cublas-tf32 to " in titles[0] and "part 2 of 2: " in titles[1]
           and titles[0] != titles[1], titles)
+
+
+def test_plots_suite(tmp):
+    """Issue 32's plot review: a suite's plot names the rows it compares (this project's fastest and the best vendor
+    of each problem), labels each problem with its shape at a whole tick, and wraps a long suite into panels of a
+    page's width, not one strip."""
+    def suite_document(count):
+        shapes = [(8 + 8 * number, 8, 8) for number in range(count)]
+        rows = []
+        for m, n, k in shapes:
+            base = dict(VALID_ROW, m=m, n=n, k=k, precision="fp32", best_vendor="cpu/openblas")
+            rows += [dict(base, backend="cpu/blis", vs_best_vendor=0.7 if m % 16 else 1.1),
+                     dict(base, backend="cpu/openblas", vs_best_vendor=1.0, vendor=True, vendor_library=True)]
+        suite = {"name": "many", "shapes": [{"m": m, "n": n, "k": k, "name": f"p{m}"} for m, n, k in shapes]}
+        return {"context": {"hostname": "suite", "suite": suite}, "results": rows}
+    small = plotted(tmp, suite_document(5), "suite_small").get("m1-suite-many.png", {})
+    check("suite plot: the legend names this project's fastest row and the best vendor",
+          any("blis" in text and "openblas" in text for text in small.get("legend", [])), small.get("legend"))
+    check("suite plot: a whole tick per problem, labelled with its shape",
+          small.get("xticks", [[]])[0] == [0, 1, 2, 3, 4]
+          and small.get("xlabels", [[]])[0] == ["8", "16x8x8", "24x8x8", "32x8x8", "40x8x8"],
+          (small.get("xticks"), small.get("xlabels")))
+    values = [float(text.replace("−", "-")) for index, which, labels in small.get("log_labels", [])
+              if (index, which) == (0, "y") for text in labels]
+    check("suite plot: its log axis has labelled values below and above 1 (ratios from 0.7 to 1.1)",
+          any(v < 1 for v in values) and any(v > 1 for v in values), small.get("log_labels"))
+    long = plotted(tmp, suite_document(100), "suite_long").get("m1-suite-many.png", {})
+    check("suite plot: a hundred problems wrapped into four panels at most 12 inches wide",
+          len(long.get("xticks", [])) == 4 and long.get("inches", (99, 0))[0] <= 12, (long.get("inches"),
+                                                                                    len(long.get("xticks", []))))
 
 
 def test_plots_draw_estimates_apart(tmp):
@@ -2076,6 +2108,7 @@ def main():
         test_plots_gaps_and_colours(tmp)
         test_plots_readable_axes(tmp)
         test_plots_coinciding_series(tmp)
+        test_plots_suite(tmp)
         test_plots_series_and_peaks(tmp)
         test_best_vendor(tmp)
         test_commit_marks(tmp)
