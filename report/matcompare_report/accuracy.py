@@ -384,6 +384,48 @@ def draw_error_vs_k(plt, save_figure, title, series, ks, precisions, out_dir, na
     return save_figure(figure, out_dir, name)
 
 
+# Where a point's name may go, in points from the point, with its alignment and angle: beside it first, then above
+# and below, then upright above or below (rows of equal error stand in a row: upright names fit between them), then
+# further out; the first place that overlaps no name placed before and stays inside the axes wins.
+LABEL_PLACES = ((5, 3, "left", "bottom", 0), (5, -3, "left", "top", 0), (-5, 3, "right", "bottom", 0),
+                (-5, -3, "right", "top", 0), (0, 8, "center", "bottom", 0), (0, -8, "center", "top", 0),
+                (0, 7, "center", "bottom", 90), (0, -7, "center", "top", 90), (0, 20, "center", "bottom", 90),
+                (0, -20, "center", "top", 90), (12, 12, "left", "bottom", 0), (12, -12, "left", "top", 0),
+                (-12, 12, "right", "bottom", 0), (-12, -12, "right", "top", 0))
+
+
+def label_points(figure, axes, points, front):
+    """Every point's name beside it, rows at the very same place named together ("a, b"): the Pareto front's first,
+    then this project's, then the vendor libraries', each at the first of LABEL_PLACES where it overlaps no name
+    already placed, else at the place of least overlap (a name is never left out)."""
+    from .plots import plain
+    at = {}
+    for p in sorted(points, key=lambda p: (p.backend not in front, p.library)):
+        at.setdefault((p.gflops, p.error), []).append(p.backend.split("/", 1)[-1] or p.backend)
+    renderer = figure.canvas.get_renderer()
+    frame = axes.get_window_extent(renderer)
+    placed = []
+    for (gflops, error), names in at.items():
+        best = None
+        for dx, dy, align, vertical, angle in LABEL_PLACES:
+            text = axes.annotate(plain(", ".join(names)), (gflops, error), xytext=(dx, dy), textcoords="offset points",
+                                 fontsize="x-small", ha=align, va=vertical, rotation=angle)
+            box = text.get_window_extent(renderer)
+            overlap = sum(max(0, min(box.x1, b.x1) - max(box.x0, b.x0)) * max(0, min(box.y1, b.y1) - max(box.y0, b.y0))
+                          for b in placed)
+            outside = not (frame.x0 <= box.x0 and box.x1 <= frame.x1 and frame.y0 <= box.y0 and box.y1 <= frame.y1)
+            cost = overlap + (1e9 if outside else 0)
+            if best is None or cost < best[0]:
+                if best is not None:
+                    best[1].remove()
+                best = (cost, text, box)
+            else:
+                text.remove()
+            if cost == 0:
+                break
+        placed.append(best[2])
+
+
 def plot_accuracy_speed(machine, out_dir, plt, save_figure):
     """The relative error against GFLOP/s of every row at the shape of the accuracy-against-speed table, with its
     Pareto front: [(alt text, file name)]."""
@@ -396,7 +438,7 @@ def plot_accuracy_speed(machine, out_dir, plt, save_figure):
     if not points:
         return []
     verdict = pareto_front(points)
-    figure, axes = plt.subplots(figsize=(9, 5.5))
+    figure, axes = plt.subplots(figsize=(10, 7))
     for key, label, color, marker in SPEED_GROUPS:
         group = [p for p in points if speed_group(p) == key]
         measured = [(p.gflops, p.error) for p in group if not p.estimated]
@@ -411,9 +453,6 @@ def plot_accuracy_speed(machine, out_dir, plt, save_figure):
     front = [p for index, p in enumerate(points) if verdict[index] is None]
     axes.plot([p.gflops for p in front], [p.error for p in front], color="black", linewidth=1.0,
               marker="o", markersize=13, markerfacecolor="none", markeredgecolor="black", label=FRONT_LABEL)
-    for p in front:
-        axes.annotate(plain(p.backend.split("/", 1)[-1] or p.backend), (p.gflops, p.error), xytext=(6, 6),
-                      textcoords="offset points", fontsize="x-small")
     axes.set_xscale("log")
     axes.set_yscale("log")
     # Room on the right for the names of the fastest points (rates are at most 10¹², so this stays finite).
@@ -424,6 +463,7 @@ def plot_accuracy_speed(machine, out_dir, plt, save_figure):
     errors = [p.error for p in points]
     margin = max(10 ** 0.25, (max(errors) / min(errors)) ** 0.1)
     axes.set_ylim(min(errors) / margin, max(errors) * margin)
+    label_points(figure, axes, points, {p.backend for p in front})
     axes.grid(True, which="both", alpha=0.3)
     axes.set_xlabel("GFLOP/s (median), log scale")
     axes.set_ylabel("relative error ‖C − C_ref‖_F ÷ ‖C_ref‖_F, log scale")

@@ -616,7 +616,8 @@ PLOTS_TEXT = (
     "compute-bound. The accuracy plots (section 2e): the relative error against K of each error-vs-k distribution, "
     "a line per row (the vendor libraries first, then this project's rows fastest first) with the guides √K·u and "
     "K·u of each precision dashed; and the relative error against GFLOP/s of every row at the shape of the "
-    "accuracy-against-speed table, coloured by device and precision as above, the Pareto front joined and ringed.")
+    "accuracy-against-speed table, coloured by device and precision (this project's rows and the vendor libraries' "
+    "in hues far apart), every point named, the Pareto front joined and ringed.")
 
 
 def plot_machines(machines, out_dir):

@@ -1117,7 +1117,7 @@ def plotted(tmp, document, name):
                             "colors": colors, "spans": spans, "ylabels": labels,
                             "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
                             "limits": (axes.get_xlim(), axes.get_ylim()), "titles": [a.get_title() for a in figure.axes],
-                            "sizes": sizes}
+                            "sizes": sizes, "texts": [text.get_text() for text in axes.texts]}
         saved = real_save(figure, directory, file_name)
         # The tick labels as saved (the save may choose them): per axes, per log axis, the labels within its view.
         drawn[file_name]["log_labels"] = [
@@ -1961,6 +1961,10 @@ def test_accuracy_speed(tmp):
     check("accuracy-speed plot: a group per device and precision, each its own colour and marker",
           set(groups) == {"GPU TF32, this project", "GPU FP32, this project", "CPU FP32, this project"}
           and len({c for c, _ in groups.values()}) == len({m for _, m in groups.values()}) == len(groups), groups)
+    names = [name for text in figure.get("texts", []) for name in text.split(", ")]
+    check("accuracy-speed plot: every row's point is named, rows at one place together, each name once",
+          sorted(names) == sorted(b.split("/")[1] for b, *_ in PARETO_ROWS)
+          and "best-fp32, twin" in figure.get("texts", []), figure.get("texts"))
     gpu_fp32 = figure["lines"].get("GPU FP32, this project", ([], []))
     check("accuracy-speed plot: every row at the shape is a point", sorted(gpu_fp32[0]) == sorted(
         g for b, d, p, g, _ in PARETO_ROWS if d == "gpu" and p == "fp32"), gpu_fp32)
