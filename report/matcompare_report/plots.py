@@ -444,6 +444,10 @@ def bar_style(bar):
         else ("tab:gray", "other")
 
 
+# Between a bar's value label and the end of its bar or whisker cap (the cap is 2.5 points wide each side).
+VALUE_GAP_POINTS = 5
+
+
 def draw_bars(spec, out_dir, name):
     bars = spec.bars
     figure, axes = plt.subplots(figsize=(8, 0.3 * len(bars) + 1.6))
@@ -472,10 +476,14 @@ def draw_bars(spec, out_dir, name):
     high = max(max(values), max((bar.iqr[1] for bar in bars if bar.iqr), default=max(values)))
     axes.set_xlim(low / 2, high * 6)
     axes.axvline(1.0, color="black", linewidth=0.8, linestyle="--")
+    # Each value past its bar's end or its whisker's, whichever is further, by a gap in points: a gap of spaces in
+    # the text touched the whisker's cap.
     for position, bar in zip(positions, bars):
         text = fmt_ratio(bar.ratio)
-        axes.text(bar.iqr[1] if bar.iqr else bar.ratio, position, "  " + (f"~{text} est." if bar.estimated else text),
-                  va="center", fontsize="x-small")
+        end = max(bar.ratio, bar.iqr[1]) if bar.iqr else bar.ratio
+        axes.annotate(f"~{text} est." if bar.estimated else text, xy=(end, position), xytext=(VALUE_GAP_POINTS, 0),
+                      textcoords="offset points", va="center", fontsize="x-small",
+                      bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})  # over the line at 1×
     axes.set_xlabel(spec.xlabel)
     axes.set_title(spec.title, fontsize="medium")
     legend = [Patch(color=color, label=label) for color, label in sorted(set(styles), key=lambda s: s[1])]

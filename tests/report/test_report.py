@@ -1117,7 +1117,10 @@ def plotted(tmp, document, name):
                             "colors": colors, "spans": spans, "ylabels": labels,
                             "legend": [t.get_text() for t in legend.get_texts()] if legend else [],
                             "limits": (axes.get_xlim(), axes.get_ylim()), "titles": [a.get_title() for a in figure.axes],
-                            "sizes": sizes, "texts": [text.get_text() for text in axes.texts]}
+                            "sizes": sizes, "texts": [text.get_text() for text in axes.texts],
+                            "value_labels": [(text.get_text(), tuple(map(float, text.xy)),
+                                              tuple(map(float, text.xyann)), text.anncoords)
+                                             for text in axes.texts if hasattr(text, "xyann")]}
         saved = real_save(figure, directory, file_name)
         # The tick labels as saved (the save may choose them): per axes, per log axis, the labels within its view.
         drawn[file_name]["log_labels"] = [
@@ -2005,6 +2008,21 @@ def test_plots_vendor_encoding(tmp):
                   min(apart, 360 - apart) >= 45, (colour, colours[(device, precision, False)]))
 
 
+def test_bar_value_labels(tmp):
+    """Issue 32's plot review: a bar's value label starts past the end of its bar and of its IQR whisker, by a gap in
+    points (labels such as "0.82×" touched the whisker's cap)."""
+    drawn = plotted(tmp, plots_document(), "value_labels")
+    for name in ("m1-h200-vs-vendor-2048.png", "m1-h200-vs-vendor-4096.png"):
+        figure = drawn.get(name, {"value_labels": [], "spans": {}, "bars": {}})
+        labels, spans = figure["value_labels"], figure["spans"]
+        check(f"value labels: {name}: one per bar", len(labels) == len(figure["bars"]) > 0, labels)
+        check(f"value labels: {name}: some bars have whiskers", len(spans) > 0, spans)
+        for text, (x, y), (dx, _), coords in labels:
+            whisker_end = spans.get(round(y, 6), (x, x))[1]
+            check(f"value labels: {name}: {text!r} starts past its bar and whisker, {plots.VALUE_GAP_POINTS} points on",
+                  x >= whisker_end and dx >= 3 and coords == "offset points", (text, x, whisker_end, dx, coords))
+
+
 def test_accuracy_absent(tmp):
     """Without errors (or with a single row to compare) there is no section and no accuracy plot: the report is as
     before."""
@@ -2096,6 +2114,7 @@ def main():
         test_accuracy_error_sums_keep_uniform(tmp)
         test_accuracy_speed(tmp)
         test_plots_vendor_encoding(tmp)
+        test_bar_value_labels(tmp)
         test_accuracy_absent(tmp)
         test_merge_keeps_newer_file(tmp)
         test_machines_told_apart_by_caches(tmp)
