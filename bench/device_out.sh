@@ -64,6 +64,17 @@ gpu_tests() {
   build/tests/test_accuracy -s > "$out/logs/test_accuracy.log" 2>&1
   log "test_accuracy exit $?: $(grep -E 'test cases:' "$out/logs/test_accuracy.log")"
 }
+# The error study (suites/error-vs-k.txt) on the GPU fast rows and the vendors, once per value distribution, each run
+# within BUDGET seconds and stopped after SECONDS; JSONs in results/. Usage: error_study BUDGET SECONDS
+error_study() {
+  local budget=$1 seconds=$2 values
+  for values in uniform reals-1-100; do
+    timeout "$seconds" $cli --suite error-vs-k --values "$values" --budget "$budget" \
+      --filter simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass \
+      --format json --out "$out/results/${gpu_tag}_error_vs_k_$values.json" 2>> "$out/logs/runs.log"
+    log "error-vs-k $values exit $?"
+  done
+}
 # The fast rows and the vendors they are compared with, as the suites run them.
 fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass
 # h100 or h200, from the GPU's name: the prefix of the result files.

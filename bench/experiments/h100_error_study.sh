@@ -10,11 +10,6 @@ source bench/device_out.sh
 build_only "$commit"
 build/tests/test_accuracy -s > "$out/logs/test_accuracy.log" 2>&1
 log "test_accuracy exit $?: $(grep -E 'test cases:' "$out/logs/test_accuracy.log")"
-for values in uniform reals-1-100; do
-  timeout 130 $cli --suite error-vs-k --values "$values" --budget 90 \
-    --filter simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass \
-    --format json --out "$out/results/${gpu_tag}_error_vs_k_$values.json" 2>> "$out/logs/runs.log"
-  log "error-vs-k $values exit $?"
-done
+error_study 90 130
 SUITE_MARGIN=30 suite llama-3.1-8b-prefill 150
 python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1

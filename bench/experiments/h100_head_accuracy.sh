@@ -11,12 +11,7 @@ out=$1 commit=$2 part=$3
 source bench/device_out.sh
 if [ "$part" = verify ]; then
   build_and_ctest "$commit"
-  for values in uniform reals-1-100; do
-    timeout 200 $cli --suite error-vs-k --values "$values" --budget 120 \
-      --filter simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass \
-      --format json --out "$out/results/${gpu_tag}_error_vs_k_$values.json" 2>> "$out/logs/runs.log"
-    log "error-vs-k $values exit $?"
-  done
+  error_study 120 200
 else
   build_only "$commit"
   suite llama-3.1-70b-prefill 400
