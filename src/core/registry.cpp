@@ -177,7 +177,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, "
                             "big*small, small*big); up to 32 rows go to the FP32 few-rows kernel")),
       kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
-          .with_scratch(GPU_SCRATCH(split_a_scratch_bytes))
+          .with_scratch(GPU_SCRATCH(split_scratch_bytes))
           .choosing_with(GPU_LAUNCH(choose_tensor_core_3xtf32))
           .needs_compute_capability(90));
   BackendInfo cublas_tf32 =

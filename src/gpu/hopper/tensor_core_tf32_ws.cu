@@ -9,13 +9,14 @@
 // next. The block tile is 256x128, 128x256 or 128x128,
 // whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
 // blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
-// operands, it is also the engine of gpu/tensor-core-3xtf32; there the last pass adds each k tile's products to the
-// accumulators in FP32 rather than in the tensor cores' chain, which drops bits at every step; short of registers,
-// ptxas then waits for each wgmma of the 256x128 and 128x256 three-pass kernels before the next (C7512: bench/NOTES.md,
-// "The three-pass kernels ran with every wgmma serialized"; tests/check_wgmma_pipelines.cmake). Needs sm_90a.
+// operands, it is also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
+// both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
+// in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
+// partial sums left ptxas too few registers to pipeline the wgmmas: bench/NOTES.md, "Both operands from shared
+// memory"; tests/check_wgmma_pipelines.cmake keeps every kernel pipelined.) Needs sm_90a.
 // Layouts: B stored transposed (N×K) arrives by TMA K-major, and the consumers read their fragments from it with
 // four 4-byte loads instead of two 8-byte ones; A stored transposed is first copied K-major, rounded to TF32, into
-// scratch (k_major_a.cuh), inside the timed computation: TF32 wgmma reads its shared-memory operand K-major only.
+// scratch (k_major_copy.cuh), inside the timed computation: TF32 wgmma reads its shared-memory operand K-major only.
 // A product of a few rows is bound by memory, not arithmetic: it goes to the few-rows kernels (simt/few_rows.cu).
 #include <cstdint>
 #include <cstdlib>
@@ -26,7 +27,7 @@
 #include "../runtime/tile_io.cuh"
 #include "../simt/few_rows.hpp"
 #include "hopper.cuh"
-#include "k_major_a.cuh"
+#include "k_major_copy.cuh"
 #include "tensor_core.hpp"
 #include "tf32_passes.hpp"
 
@@ -42,8 +43,8 @@ constexpr int kAlign = 1024;                     // the 128-byte swizzle repeats
 constexpr int kRingBytes = 192 * 1024;
 constexpr int kGroup = 8;                        // block rows per rasterization group
 // Registers move from the producer, which needs few, to the consumers' 128 accumulators and up to 2 x 32 fragments.
-// The three-pass kernel's consumers hold a 64-float partial sum more (see kPieceRows), and the producer still fits
-// the fewest registers a warp can be left with.
+// The three-pass kernel's consumers hold a 64-float partial sum more (see kPieceRows) and no fragments, and the
+// producer still fits the fewest registers a warp can be left with.
 template <int kPasses>
 constexpr int kProducerRegisters = kPasses == 3 ? 24 : 40;
 template <int kPasses>
@@ -80,25 +81,19 @@ __device__ __forceinline__ void shrink_registers() {
   asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
 }
 
-// The register operand's TF32 parts, rounded as cvt.rna rounds (to nearest, ties away from zero) but in fewer
+// The register operand rounded to TF32 as cvt.rna rounds (to nearest, ties away from zero) but in fewer
 // instructions: the tensor cores read only the top 19 bits of an FP32 register, so adding half a TF32 ulp to the
 // bits and letting the hardware drop the low 13 is that rounding. (On sm_90 cvt.rna.tf32 is four ALU instructions
 // per value: a compare with infinity, the add, a select and the mask; at 16 values per consumer thread and k tile
-// they were a large share of what the consumers issued: bench/NOTES.md, "The consumers' rounding".) Infinities and NaNs pass unchanged, as from cvt.rna.
-__device__ __forceinline__ std::uint32_t big_part(float x) {
+// they were a large share of what the consumers issued: bench/NOTES.md, "The consumers' rounding".) Infinities and
+// NaNs pass unchanged, as from cvt.rna.
+__device__ __forceinline__ std::uint32_t tf32_bits(float x) {
   const std::uint32_t bits = __float_as_uint(x);
   return fabsf(x) < INFINITY ? bits + 0x1000u : bits;
 }
-// What the big part leaves over, rounded the same way: x minus the TF32 value nearest x is exact in FP32. The big
-// part of an infinity or a NaN carries it; its small part is 0.
-__device__ __forceinline__ std::uint32_t small_part(float x) {
-  const float rest = x - __uint_as_float((__float_as_uint(x) + 0x1000u) & 0xffffe000u);
-  return fabsf(x) < INFINITY ? __float_as_uint(rest) + 0x1000u : 0u;
-}
-
 // One k tile's register fragments from the B boxes of a stage: thread (g, t4)'s pairs of adjacent C columns at
-// k = t4 (lo_offset) and t4 + 4 (hi_offset) of each k8 step, as big or as small parts.
-template <bool kSmall, int kSlabs, int kSlabBytes>
+// k = t4 (lo_offset) and t4 + 4 (hi_offset) of each k8 step, rounded to TF32.
+template <int kSlabs, int kSlabBytes>
 __device__ __forceinline__ void load_fragments(const unsigned char* b_stage, int lo_offset, int hi_offset,
                                                std::uint32_t (&frag)[kSlabs][kBK / 8][4]) {
 #pragma unroll
@@ -110,7 +105,7 @@ __device__ __forceinline__ void load_fragments(const unsigned char* b_stage, int
       const float2 hi = *reinterpret_cast<const float2*>(rows + hi_offset);
       const float v[4] = {lo.x, lo.y, hi.x, hi.y};
 #pragma unroll
-      for (int e = 0; e < 4; ++e) frag[j][k8][e] = kSmall ? small_part(v[e]) : big_part(v[e]);
+      for (int e = 0; e < 4; ++e) frag[j][k8][e] = tf32_bits(v[e]);
     }
   }
 }
@@ -119,7 +114,7 @@ __device__ __forceinline__ void load_fragments(const unsigned char* b_stage, int
 // chunks swizzled with the row's index mod 8. `base` is this thread's first column's row and t4's word; `swizzle`
 // that column's index mod 8, times 16 (the pair's second column, the next row, has the next). Values of one column
 // are 4 words apart in k, so each is a load of its own, and lanes g and g + 2 meet in a bank (two-way conflicts).
-template <bool kSmall, int kSlabs, int kSlabBytes>
+template <int kSlabs, int kSlabBytes>
 __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_stage, int base, int swizzle,
                                                        std::uint32_t (&frag)[kSlabs][kBK / 8][4]) {
 #pragma unroll
@@ -133,24 +128,26 @@ __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_st
                           *reinterpret_cast<const float*>(row + (hi ^ swizzle)),
                           *reinterpret_cast<const float*>(row + 128 + (hi ^ (swizzle + 16)))};
 #pragma unroll
-      for (int e = 0; e < 4; ++e) frag[j][k8][e] = kSmall ? small_part(v[e]) : big_part(v[e]);
+      for (int e = 0; e < 4; ++e) frag[j][k8][e] = tf32_bits(v[e]);
     }
   }
 }
 #endif
 
-// kPasses == 1: C = alpha A B + beta C in TF32. kPasses == 3: a_map holds A's small TF32 parts in rows
-// [0, big_a_rows) and its big parts from big_a_rows on, and the passes add small(A) big(B), big(A) small(B), big(A)
-// big(B), the small terms first so that they are not lost against the large partial sums, the last pass's k tiles
-// each summed apart and added in FP32 (see promoted_from). A unit of work is one tile's share of its k tiles, all
-// passes over them (so that a split's plane holds whole products of its slice of K); with splits > 1 each unit writes
-// its raw sum to its plane of `partials` (rows ld_partial apart) instead of C. kBKMajor: B is stored N×K.
+// kPasses == 1: C = alpha A B + beta C in TF32, B from b_map's boxes (stored N×K when kBKMajor) through registers.
+// kPasses == 3: a_map holds A's small TF32 parts in rows [0, big_a_rows) and its big parts from big_a_rows on, b_map
+// B^T's the same way from big_b_rows (its rows in paired_row order), both read by the wgmmas from shared memory; the
+// passes add small(A) big(B), big(A) small(B), big(A) big(B), the small terms first so that they are not lost against
+// the large partial sums, the last pass's k tiles each summed apart and added in FP32 (see promoted_from). A unit of
+// work is one tile's share of its k tiles, all passes over them (so that a split's plane holds whole products of its
+// slice of K); with splits > 1 each unit writes its raw sum to its plane of `partials` (rows ld_partial apart)
+// instead of C.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
                                                                    float beta, int m, int n, int k_padded,
-                                                                   int big_a_rows, int splits,
+                                                                   int big_a_rows, int big_b_rows, int splits,
                                                                    float* __restrict__ partials, int ld_partial) {
 #if MC_HOPPER_DEVICE_CODE
   using T = Tile<kRows, kSlabs>;
@@ -197,20 +194,24 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       int pass = 0, k_tile = k_first;  // of each step, counted on rather than divided out
       for (int step = 0; step < kPasses * k_count; ++step, ++it) {
         const int k0 = k_tile * kBK;
-        const bool small_a = pass == 0;
+        const bool small_a = pass == 0, small_b = pass == 1;
         if (++k_tile == k_first + k_count) k_tile = k_first, ++pass;
         const int s = it % kStages;
         if (it >= kStages) wait_barrier(empty + s * 8, (it / kStages - 1) % 2);  // its last tile was read
         const std::uint32_t stage = smem_addr + s * kStageBytes;
         expect_bytes(full + s * 8, kStageBytes);
         load_tile_2d(&a_map, stage, full + s * 8, k0, tile_m * T::kBM + (small_a ? 0 : big_a_rows));
+        if constexpr (kPasses == 3) {
+          load_tile_2d(&b_map, stage + kATileBytes, full + s * 8, k0, tile_n * T::kBN + (small_b ? 0 : big_b_rows));
+        } else {
 #pragma unroll
-        for (int i = 0; i < T::kBBoxes; ++i) {
-          const int box_col = tile_n * T::kBN + i * kBBoxCols;
-          if (kBKMajor)
-            load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, k0, box_col);
-          else
-            load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, box_col, k0);
+          for (int i = 0; i < T::kBBoxes; ++i) {
+            const int box_col = tile_n * T::kBN + i * kBBoxCols;
+            if (kBKMajor)
+              load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, k0, box_col);
+            else
+              load_tile_2d(&b_map, stage + kATileBytes + i * kBBoxBytes, full + s * 8, box_col, k0);
+          }
         }
       }
     }
@@ -224,11 +225,14 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // as a pair of adjacent C columns, one 8-byte load. The pairs are placed so that a half-warp's loads hit 32
   // different banks of the swizzled B box: lanes g = 0, 1 and g = 2, 3 use 16-byte chunks 4 apart (the swizzle
   // XORs the chunk with k % 8, and t4 only reaches its low 2 bits); the warps of a pair share a box. A slab's
-  // 64 columns are two boxes; slab j of consumer q is slab q * kSlabs + j of the tile.
+  // 64 columns are two boxes; slab j of consumer q is slab q * kSlabs + j of the tile. Three passes read B^T's
+  // slab from shared memory instead, its rows in paired_row order: a warp's rows g and g + 8 of its 16 are the
+  // adjacent C columns 2g and 2g + 1 there.
   const int box = 2 * consumer * kSlabs + warp / 2;
   const int chunk = 2 * (warp % 2) + g / 4 + (g / 2 % 2) * 4;
   const int half = g % 2;
-  const int tile_col = box * kBBoxCols + chunk * 4 + half * 2;
+  const int tile_col =
+      kPasses == 3 ? consumer * kSlabs * 2 * kBBoxCols + warp * 16 + 2 * g : box * kBBoxCols + chunk * 4 + half * 2;
   const int lo_offset = box * kBBoxBytes + t4 * 128 + (chunk ^ t4) * 16 + half * 8;
   const int hi_offset = box * kBBoxBytes + (t4 + 4) * 128 + (chunk ^ (t4 + 4)) * 16 + half * 8;
   // K-major boxes: the pair's first column is row chunk * 4 + half * 2 of its box (even, so the second's index mod 8
@@ -250,7 +254,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   int it = 0;
   float acc[kSlabs][T::kAccs];
   float part[kPieceAccs];
-  std::uint32_t frag[2][kSlabs][kBK / 8][4], slab_frag[1][kBK / 8][4];
+  std::uint32_t frag[2][kSlabs][kBK / 8][4];
   for (int u = blockIdx.x; u < units; u += gridDim.x) {
     int tile_m, tile_n, k_first, k_count;
     unit_of(u, tile_m, tile_n, k_first, k_count);
@@ -261,27 +265,33 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 #pragma unroll
       for (int i = 0; i < T::kAccs; ++i) acc[j][i] = 0.0f;
     int previous_stage = -1;
-    // One k tile of a chained pass: its fragments load while the previous tile's wgmmas run; once those are done,
-    // their stage goes back to the producer and their fragment buffer is free for the next tile.
-    auto multiply_chained = [&](int step, std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
+    // One k tile of a chained pass: its fragments load while the previous tile's wgmmas run (three passes have
+    // none: B^T's slabs are in the stage); once those are done, their stage goes back to the producer and their
+    // fragment buffer is free for the next tile.
+    auto multiply_chained = [&](std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
       const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
-      const std::uint32_t a_tile = smem_addr + s * kStageBytes;
-      const bool small_b = kPasses == 3 && step >= k_count;  // the middle pass, big(A) small(B)
-      if (kBKMajor && small_b)
-        load_fragments_k_major<true, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
-      else if (kBKMajor)
-        load_fragments_k_major<false, kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
-      else if (small_b)
-        load_fragments<true, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
-      else
-        load_fragments<false, kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
-      wgmma_fence();
+      const std::uint32_t a_tile = smem_addr + s * kStageBytes, b_slabs = a_tile + kATileBytes;
+      if constexpr (kPasses == 3) {
+        wgmma_fence();
 #pragma unroll
-      for (int k8 = 0; k8 < kBK / 8; ++k8)
+        for (int k8 = 0; k8 < kBK / 8; ++k8)
 #pragma unroll
-        for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
+          for (int j = 0; j < kSlabs; ++j)
+            wgmma_tf32_k8_ss(acc[j], smem_descriptor(b_slabs + (consumer * kSlabs + j) * kSlabBytes + k8 * 32),
+                             smem_descriptor(a_tile + k8 * 32), 1);
+      } else {
+        if (kBKMajor)
+          load_fragments_k_major<kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
+        else
+          load_fragments<kSlabs, kSlabBytes>(b_stage, lo_offset, hi_offset, f);
+        wgmma_fence();
+#pragma unroll
+        for (int k8 = 0; k8 < kBK / 8; ++k8)
+#pragma unroll
+          for (int j = 0; j < kSlabs; ++j) wgmma_tf32_k8(acc[j], f[j][k8], smem_descriptor(a_tile + k8 * 32));
+      }
       wgmma_commit();
       wgmma_wait<1>();
       if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
@@ -294,22 +304,17 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     auto multiply_promoted = [&]() {
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
-      const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
-      const std::uint32_t a_tile = smem_addr + s * kStageBytes;
-      // One slab's big fragments at a time (the whole tile's and the partial sum would not fit the registers).
+      const std::uint32_t a_tile = smem_addr + s * kStageBytes, b_slabs = a_tile + kATileBytes;
 #pragma unroll
       for (int j = 0; j < kSlabs; ++j) {
-        if (kBKMajor)
-          load_fragments_k_major<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, k_major_base, k_major_swizzle,
-                                                       slab_frag);
-        else
-          load_fragments<false, 1, kSlabBytes>(b_stage + j * kSlabBytes, lo_offset, hi_offset, slab_frag);
+        const std::uint32_t b_slab = b_slabs + (consumer * kSlabs + j) * kSlabBytes;
 #pragma unroll
         for (int q = 0; q < kPieces; ++q) {
           wgmma_fence();  // part was last read by the adds below
 #pragma unroll
           for (int k8 = 0; k8 < kBK / 8; ++k8)
-            wgmma_tf32_k8(part, slab_frag[0][k8], smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
+            wgmma_tf32_k8_ss(part, smem_descriptor(b_slab + k8 * 32),
+                             smem_descriptor(a_tile + q * kPieceBytes + k8 * 32), k8);
           wgmma_commit();
           wgmma_wait<0>();
           settle_accumulators(part);
@@ -321,8 +326,8 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
       ++it;
     };
     for (int step = 0; step < promoted_from; step += 2) {
-      multiply_chained(step, frag[0]);
-      if (step + 1 < promoted_from) multiply_chained(step + 1, frag[1]);
+      multiply_chained(frag[0]);
+      if (step + 1 < promoted_from) multiply_chained(frag[1]);
     }
     wgmma_wait<0>();
     if (previous_stage >= 0 && lane == 0) arrive_barrier(empty + previous_stage * 8);
@@ -370,25 +375,30 @@ __global__ void sum_partials(const float* __restrict__ partials, int ld_partial,
   }
 }
 
+// b: B^T's split parts for three passes; for one, B is g.b.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
-void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int big_a_rows,
-                  const Tf32Plan& plan, float* partials) {
+void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
+                 const Tf32Plan& plan, float* partials) {
   using T = Tile<kRows, kSlabs>;
-  // A, which only the wgmmas read, is rounded to TF32 by the copy engine; three passes' A parts are TF32 values
-  // already. B arrives exact: the consumers round it as they load their fragments, and split it for three passes.
+  // A, which only the wgmmas read, is rounded to TF32 by the copy engine; three passes' parts are TF32 values
+  // already. One pass's B arrives exact: the consumers round it as they load their fragments.
   const TmaValues a_values = kPasses == 1 ? TmaValues::rounded_to_tf32 : TmaValues::exact;
-  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a, a_rows, g.k_padded, lda, T::kBM, kBK, a_values);
-  const CUtensorMap b_map =
-      kBKMajor ? tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK, TmaValues::exact)
-               : tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols, TmaValues::exact);
+  const CUtensorMap a_map = tensor_map_128b_swizzle(step, a.data, a.rows, g.k_padded, a.ld, T::kBM, kBK, a_values);
+  CUtensorMap b_map;
+  if (kPasses == 3)
+    b_map = tensor_map_128b_swizzle(step, b->data, b->rows, g.k_padded, b->ld, T::kBN, kBK, TmaValues::exact);
+  else if (kBKMajor)
+    b_map = tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK, TmaValues::exact);
+  else
+    b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols, TmaValues::exact);
   auto* kernel = tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
   const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
   const int ld_partial = tf32_partial_ld(g.n);
   kernel<<<units < sms ? units : sms, kThreads, T::kSmemBytes, g.stream>>>(
-      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, big_a_rows, splits, partials,
-      ld_partial);
+      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, a.big_rows, b ? b->big_rows : 0, splits,
+      partials, ld_partial);
   MC_CHECK_LAUNCH();
   if (splits == 1) return;
   sum_partials<<<4 * sms, 256, 0, g.stream>>>(partials, ld_partial, splits, g.c, g.ldc, g.m, g.n, g.alpha, g.beta);
@@ -396,13 +406,22 @@ void launch_tile(const DeviceGemm& g, const char* step, const float* a, int a_ro
 }
 
 template <bool kBKMajor, int kPasses>
-void launch_planned(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int big_a_rows,
+void launch_planned(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
                     const Tf32Plan& plan, float* partials) {
-  if (plan.tile.rows == 256)
-    return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
-  if (plan.tile.cols == 256)
-    return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
-  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
+  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+}
+
+// Throws unless the plan's partial sums fit `partial_capacity` bytes.
+void check_partials(const DeviceGemm& g, const char* step, const Tf32Plan& plan, std::size_t partial_capacity) {
+  const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
+  if (plan.splits < 1 || needed > partial_capacity)
+    throw std::logic_error(std::string(step) + ": the plan (" + tf32_tile_name(plan.tile) + ", " +
+                           std::to_string(plan.splits) + " splits) needs " +
+                           std::to_string(needed) + " bytes of partial sums and the workspace has " +
+                           std::to_string(partial_capacity) +
+                           " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
 }
 
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
@@ -423,24 +442,19 @@ std::string tf32_plan_name(const Tf32Plan& plan) {
   return tf32_tile_name(plan.tile) + (plan.splits == 1 ? "" : ", K split " + std::to_string(plan.splits) + " ways");
 }
 
-void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                        int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
+void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
+                      float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
-  const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
-  if (plan.splits < 1 || needed > partial_capacity)
-    throw std::logic_error(std::string(step) + ": the plan (" + tf32_tile_name(plan.tile) + ", " +
-                           std::to_string(plan.splits) + " splits) needs " +
-                           std::to_string(needed) + " bytes of partial sums and the workspace has " +
-                           std::to_string(partial_capacity) +
-                           " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
-  if (passes != 1 && passes != 3)
-    throw std::logic_error(std::string(step) + ": the engine runs 1 or 3 passes, not " + std::to_string(passes));
-  if (passes == 3) {
-    if (g.b_transposed) return launch_planned<true, 3>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
-    return launch_planned<false, 3>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
-  }
-  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
-  return launch_planned<false, 1>(g, step, a, a_rows, lda, big_a_rows, plan, partials);
+  check_partials(g, step, plan, partial_capacity);
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, partials);
+  launch_planned<false, 1>(g, step, a, nullptr, plan, partials);
+}
+
+void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
+                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
+  require_wgmma(step);
+  check_partials(g, step, plan, partial_capacity);
+  launch_planned<false, 3>(g, step, a, &b, plan, partials);
 }
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
@@ -456,12 +470,12 @@ void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
     return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
   const Tf32Plan plan = tf32_plan_here(shape);
   if (!g.a_transposed)
-    return launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", g.a, g.m, g.lda, 1, 0, plan, scratch, g.scratch_bytes);
+    return launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {g.a, g.m, g.lda, 0}, plan, scratch, g.scratch_bytes);
   const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);
   if (a_bytes > g.scratch_bytes) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
   launch_k_major_a<1>(g, g.m, scratch);
-  launch_tf32_passes(g, "gpu/tensor-core-tf32-ws", scratch, g.m, g.k_padded, 1, 0, plan,
-                     scratch + a_bytes / sizeof(float), g.scratch_bytes - a_bytes);
+  launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {scratch, g.m, g.k_padded, 0}, plan, scratch + a_bytes / sizeof(float),
+                   g.scratch_bytes - a_bytes);
 }
 
 }  // namespace matcompare::gpu

@@ -13,7 +13,7 @@ namespace matcompare::gpu {
 
 struct DeviceGemm;
 
-// The most rows of C a block tile has; the split A of 3xTF32 rounds its row count up to it.
+// The most rows or columns of C a block tile has; 3xTF32 rounds the rows of its split A and B up to it.
 constexpr int kTf32PassRows = 256;
 constexpr int kTf32Depth = 32;  // K per k tile
 
@@ -74,12 +74,21 @@ std::string tf32_plan_name(const Tf32Plan& plan);
 // The plan for the current GPU: tf32_plan, or its plan for the one tile MATCOMPARE_TF32_TILE names ("128x256").
 Tf32Plan tf32_plan_here(const GemmShape& s);
 
-// passes == 1: C = alpha A B + beta C in TF32, A being `a` (a_rows x g.k_padded, lda apart) and B g.b.
-// passes == 3: `a` holds small TF32 parts of A in rows [0, big_a_rows) and big parts from big_a_rows on; the
-// result is big(A)big(B) + big(A)small(B) + small(A)big(B), FP32-accurate. `partials` is 16-byte aligned device
-// memory of `partial_capacity` bytes; the launch throws if the plan needs more (tf32_partial_bytes).
-void launch_tf32_passes(const DeviceGemm& g, const char* step, const float* a, int a_rows, int lda, int passes,
-                        int big_a_rows, const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
+// An operand of the engine in device memory, K along its rows, rows ld floats apart: for one pass, `rows` rows; for
+// three passes, its small TF32 parts in rows [0, big_rows) and its big parts in rows [big_rows, 2 big_rows).
+struct Tf32Operand {
+  const float* data;
+  int rows, ld, big_rows;
+};
+
+// C = alpha A B + beta C in TF32, A being `a` (g.m rows, K padded columns) and B g.b. `partials` is 16-byte aligned
+// device memory of `partial_capacity` bytes; the launch throws if the plan needs more (tf32_partial_bytes).
+void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
+                      float* partials, std::size_t partial_capacity);
+// C = alpha (big(A)big(B) + big(A)small(B) + small(A)big(B)) + beta C, FP32-accurate: `a` holds A's parts, `b` B^T's
+// (C's columns as rows, in paired_row order: k_major_copy.cuh); partials as above.
+void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
+                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
 
 // The split plan's partial sums: one m x n plane per split, rows rounded to 4 floats (16-byte aligned).
 inline int tf32_partial_ld(std::int64_t n) { return int((n + 3) / 4 * 4); }
@@ -95,15 +104,15 @@ inline std::size_t tf32_k_major_a_bytes(const GemmShape& s) {
 // Device scratch of gpu/tensor-core-tf32-ws: that copy, then the partial sums of its plan here.
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
-// Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, rows rounded up to kTf32PassRows, the
-// columns to its padding of K (4, which keeps the planes after them 16-byte aligned); then the partial sums of its
-// plan here.
-inline std::size_t split_a_rows(const GemmShape& s) {
-  return std::size_t((s.m + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
+// Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, then B^T's, each part's rows (M, N) rounded up
+// to kTf32PassRows and its columns to the padding of K (4, which keeps the planes after them 16-byte aligned); then
+// the partial sums of its plan here.
+inline int split_rows(std::int64_t extent) {
+  return int((extent + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
 }
-inline std::size_t split_a_bytes(const GemmShape& s) {
-  return 2 * split_a_rows(s) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float);
+inline std::size_t split_part_bytes(std::int64_t extent, const GemmShape& s) {
+  return 2 * std::size_t(split_rows(extent)) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float);
 }
-std::size_t split_a_scratch_bytes(const GemmShape& s);
+std::size_t split_scratch_bytes(const GemmShape& s);
 
 }  // namespace matcompare::gpu
