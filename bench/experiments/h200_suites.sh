@@ -7,5 +7,5 @@ out=$1 commit=$2
 shift 2
 source bench/device_out.sh
 [ -x "$cli" ] || build_only "$commit"
-for run in "$@"; do SUITE_MARGIN=30 suite "${run%%:*}" "${run##*:}"; done
+for run in "$@"; do SUITE_MARGIN=${SUITE_MARGIN:-30} suite "${run%%:*}" "${run##*:}"; done
 python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1
