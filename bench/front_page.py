@@ -2,7 +2,8 @@
 """The README's picture and headline table: the GPU ladder of one committed run, from the source documents' naive
 kernel to the fast rows and the vendor libraries, as TFLOP/s with % of cuBLAS and % of the device's peak.
 
-    python3 bench/front_page.py [--json report/h100_gpu_fastpath.json] [--size 2048] [--out docs/images/ladder_h100.png]
+    python3 bench/front_page.py [--json bench/data/h200_7412c7f/h200_gpu_2048.json] [--size 2048]
+                                [--out docs/images/ladder_h200.png]
                                 [--all-rows]
 
 Reads one JSON run (`matcompare --format json`), keeps the single-GPU rows of FP32 and TF32 precision that were
@@ -164,9 +165,9 @@ def markdown(table, rows):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--json", default=str(ROOT / "report/h100_gpu_fastpath.json"))
+    parser.add_argument("--json", default=str(ROOT / "bench/data/h200_7412c7f/h200_gpu_2048.json"))
     parser.add_argument("--size", type=int, default=2048)
-    parser.add_argument("--out", default=str(ROOT / "docs/images/ladder_h100.png"))
+    parser.add_argument("--out", default=str(ROOT / "docs/images/ladder_h200.png"))
     parser.add_argument("--all-rows", action="store_true", help="print every row, not the headline subset")
     args = parser.parse_args()
     context, table, peak = load(args.json, args.size)
