@@ -352,13 +352,13 @@ def plot_error_vs_k(machine, out_dir, plt, save_figure):
 
 
 def draw_error_vs_k(plt, save_figure, title, series, ks, precisions, out_dir, name):
-    from .plots import ESTIMATE_NOTE, NullLocator, covered_counts, draw_series, series_style, size_ticks
+    from .plots import ESTIMATE_NOTE, NullLocator, dodges, draw_series, series_style, size_ticks
     from matplotlib.lines import Line2D
     figure, axes = plt.subplots(figsize=(9, 5.5))
     counts = {}
     used = sorted({k for one in series for k, _, _ in one.points} | set(ks))
-    for index, (one, covered) in enumerate(zip(series, covered_counts(series))):
-        draw_series(axes, one, series_style(one, index, counts, covered), used)
+    for index, (one, dodge) in enumerate(zip(series, dodges(series))):
+        draw_series(axes, one, series_style(one, index, counts), used, dodge)
     for precision in precisions:
         guides = guide_values(precision, used)
         for index, label in enumerate(("√K·u", "K·u")):
@@ -368,7 +368,6 @@ def draw_error_vs_k(plt, save_figure, title, series, ks, precisions, out_dir, na
     size_ticks(axes, used)
     axes.xaxis.set_minor_locator(NullLocator())
     axes.set_yscale("log")
-    axes.set_xlim(used[0] / 1.3, used[-1] * 1.3)
     axes.grid(True, which="both", alpha=0.3)
     axes.set_xlabel("K (M and N fixed)")
     axes.set_ylabel("relative error ‖C − C_ref‖_F ÷ ‖C_ref‖_F")

@@ -16,8 +16,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (the backend must be chosen before pyplot loads)
 from matplotlib.lines import Line2D  # noqa: E402
+from matplotlib.markers import MarkerStyle  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, FuncFormatter, NullFormatter, NullLocator  # noqa: E402
+from matplotlib.transforms import offset_copy  # noqa: E402
 
 from .accuracy import plot_accuracy_speed, plot_error_vs_k  # noqa: E402
 from .markdown import code, fmt_gflops, fmt_ratio  # noqa: E402
@@ -46,14 +48,20 @@ PLOT_DPI = 110
 MAX_SERIES = 10
 MAX_BARS = 60
 MAX_PARTS = 2
-# Size labels on an x axis; with more sizes, only every few get a label.
+# Size ticks on an x axis; with more sizes, only every few get a tick.
 MAX_SIZE_LABELS = 16
+# The x axis of sizes reaches this factor past the smallest and the largest.
+SIZE_MARGIN = 1.3
+# Space between two size labels, in ems: the labels of 2048, 2560 and 3072 (M5's sweep) ran together.
+SIZE_LABEL_GAP_EMS = 1.0
 # Two series closer than this factor at half their common sizes or more lie on one another on a log axis.
 COINCIDE_RATIO = 1.15
 # How far apart the estimates of rows that compute alike may be for the rows to be drawn as one series.
 ESTIMATE_AGREEMENT = 1.03
-# A series under more coinciding ones than this is drawn no wider (its marker would cover its neighbours').
-MAX_NESTED = 2
+# Series that lie on one another are drawn side by side at each size, this many points apart: wider than a marker
+# (6 points, the baseline vendor's star 9), so that each shows whole; nested inside ever wider ones, three or four
+# of them were one thick blot.
+DODGE_POINTS = 7
 # Characters per line of a legend entry that names several rows.
 MERGED_LABEL_WIDTH = 40
 # Labelled values on a log axis that spans under two powers of ten (one label gives no scale to read values by).
@@ -79,7 +87,7 @@ LinePlot = namedtuple("LinePlot", "title xlabel ylabel series peaks")
 Bar = namedtuple("Bar", "label ratio key library estimated iqr")
 BarPlot = namedtuple("BarPlot", "title xlabel bars")
 # A roofline: ceilings ((label, GFLOP/s, precision)), the bandwidth (GB/s or None) and the point groups
-# ((label, colour, marker, vendor library, ((intensity, GFLOP/s, estimated), …)), …).
+# ((precision, label, colour, marker, vendor library, ((intensity, GFLOP/s, estimated), …)), …).
 Roofline = namedtuple("Roofline", "title ceilings bandwidth groups")
 
 
@@ -112,11 +120,28 @@ def part_title(title, index, count, labels):
 
 
 def size_ticks(axes, sizes):
-    """A log2 x axis with a tick and label at each size, or at every few where there are many."""
+    """A log2 x axis from a little below the smallest size to a little above the largest, with a tick at each size
+    (at every few where there are many) and a label at each tick whose label keeps SIZE_LABEL_GAP_EMS clear of those
+    already placed, the powers of two first: between 2048 and 3072, 2560 has a tick and no label."""
     axes.set_xscale("log", base=2)
+    low, high = sizes[0] / SIZE_MARGIN, sizes[-1] * SIZE_MARGIN
+    axes.set_xlim(low, high)
     ticks = sizes[::-(-len(sizes) // MAX_SIZE_LABELS)]
     axes.set_xticks(ticks)
-    axes.set_xticklabels([str(x) for x in ticks])
+    # The axes' width is fixed before anything is drawn (the legend sits outside it, and the saved image is only
+    # cropped), so the labels' places and widths in pixels are known here.
+    figure = axes.figure
+    font = axes.xaxis.get_major_ticks()[0].label1.get_fontproperties()
+    renderer = figure.canvas.get_renderer()
+    gap = SIZE_LABEL_GAP_EMS * font.get_size_in_points() * figure.dpi / 72
+    per_octave = axes.get_position().width * figure.get_figwidth() * figure.dpi / math.log2(high / low)
+    placed = {}  # size -> (centre, half the label's width), in pixels
+    for x in sorted(ticks, key=lambda x: (not math.log2(x).is_integer(), x)):
+        centre = math.log2(x / low) * per_octave
+        half = renderer.get_text_width_height_descent(str(x), font, ismath=False)[0] / 2
+        if all(abs(centre - other) >= half + other_half + gap for other, other_half in placed.values()):
+            placed[x] = (centre, half)
+    axes.set_xticklabels([str(x) if x in placed else "" for x in ticks])
 
 
 def log_ticks_within(low, high):
@@ -314,24 +339,32 @@ def coincides(first, second):
     return bool(close) and 2 * sum(close) >= len(close)
 
 
-def covered_counts(series):
-    """Per series, how many series drawn after it lie on it: each makes its markers and line wider, so that the later
-    ones sit visibly inside it (nested markers, a thin line on a thick one) instead of hiding it."""
-    return [sum(coincides(one, later) for later in series[index + 1:]) for index, one in enumerate(series)]
+def dodges(series):
+    """Per series, its offset sideways in points: series that lie on one another (coincides), directly or through
+    others that do, are spread DODGE_POINTS apart around their sizes in the order drawn; any other keeps 0."""
+    cluster = list(range(len(series)))
+    for index, one in enumerate(series):
+        for later in range(index + 1, len(series)):
+            if coincides(one, series[later]) and cluster[later] != cluster[index]:
+                merged = cluster[later]
+                cluster = [cluster[index] if c == merged else c for c in cluster]
+    offsets = []
+    for index, root in enumerate(cluster):
+        members = [member for member, c in enumerate(cluster) if c == root]
+        offsets.append(DODGE_POINTS * (members.index(index) - (len(members) - 1) / 2))
+    return offsets
 
 
-def series_style(series, index, counts, covered=0):
-    """Colour, marker and line style of the plot's `index`-th series, wider for each of `covered` series drawn on it;
-    `counts` tracks the colours used of each kind."""
+def series_style(series, index, counts):
+    """Colour, marker and line style of the plot's `index`-th series; `counts` tracks the colours used of each kind."""
     if series.reference:
         return dict(REFERENCE_STYLE)
     kind = "tf32" if series.precision == "tf32" else "fp32"
     palette = TF32_COLORS if kind == "tf32" else FP32_COLORS
     used = counts.get(kind, 0)
     counts[kind] = used + 1
-    wider = min(covered, MAX_NESTED)
     return {"color": palette[used % len(palette)], "marker": MARKERS[index % len(MARKERS)],
-            "markersize": 6 + 3 * wider, "linestyle": "-", "linewidth": 1.5 + 1.5 * wider}
+            "markersize": 6, "linestyle": "-", "linewidth": 1.5}
 
 
 def broken_at_gaps(points, plot_xs):
@@ -347,21 +380,28 @@ def broken_at_gaps(points, plot_xs):
     return xs, ys
 
 
-def draw_series(axes, series, style, plot_xs):
+def draw_series(axes, series, style, plot_xs, dodge=0.0):
     """The measured points joined by the series' line, the estimates hollow and joined to them by a dotted one; each
-    line broken where the series lacks one of `plot_xs`, the x values of the whole plot."""
+    line broken where the series lacks one of `plot_xs`, the x values of the whole plot; all of it `dodge` points
+    to the side (the data stay the sizes themselves)."""
     label = series.label + (" (TF32)" if series.precision == "tf32" and "tf32" not in series.label.lower() else "")
     measured = [(x, y) for x, y, estimated in series.points if not estimated]
     estimates = [(x, y) for x, y, estimated in series.points if estimated]
+    aside = offset_copy(axes.transData, fig=axes.figure, x=dodge, units="points")
+
+    def plot(xs, ys, **kwargs):
+        axes.plot(xs, ys, transform=aside, **kwargs)
+        # Matplotlib leaves a line drawn through an offset out of the data limits: its points are put in here.
+        axes.update_datalim([(x, y) for x, y in zip(xs, ys) if not math.isnan(x)])
+
     if estimates:
-        axes.plot(*broken_at_gaps([(x, y) for x, y, _ in series.points], plot_xs), color=style["color"],
-                  linestyle=":", linewidth=1.0, label=f"_joined {series.label}")
-        ex, ey = zip(*estimates)
-        axes.plot(ex, ey, linestyle="none", marker=style["marker"], markersize=style["markersize"],
-                  markerfacecolor="white", markeredgecolor=style["color"], markeredgewidth=1.5,
-                  label=f"_estimated {series.label}" if measured else label)
+        plot(*broken_at_gaps([(x, y) for x, y, _ in series.points], plot_xs), color=style["color"], linestyle=":",
+             linewidth=1.0, label=f"_joined {series.label}")
+        plot(*zip(*estimates), linestyle="none", marker=style["marker"], markersize=style["markersize"],
+             markerfacecolor="white", markeredgecolor=style["color"], markeredgewidth=1.5,
+             label=f"_estimated {series.label}" if measured else label)
     if measured:
-        axes.plot(*broken_at_gaps(measured, plot_xs), label=label, **style)
+        plot(*broken_at_gaps(measured, plot_xs), label=label, **style)
 
 
 def draw_lines(spec, out_dir, name):
@@ -369,8 +409,8 @@ def draw_lines(spec, out_dir, name):
     counts = {}
     used = sorted({x for series in spec.series for x, _, _ in series.points})
     drawn = merge_identical(spec.series)
-    for index, (series, covered) in enumerate(zip(drawn, covered_counts(drawn))):
-        draw_series(axes, series, series_style(series, index, counts, covered), used)
+    for index, (series, dodge) in enumerate(zip(drawn, dodges(drawn))):
+        draw_series(axes, series, series_style(series, index, counts), used, dodge)
     values = [y for series in spec.series for _, y, _ in series.points]
     for label, value, precision in spec.peaks:
         color, style = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
@@ -379,7 +419,6 @@ def draw_lines(spec, out_dir, name):
     size_ticks(axes, used)
     axes.set_yscale("log")
     axes.xaxis.set_minor_locator(NullLocator())
-    axes.set_xlim(used[0] / 1.3, used[-1] * 1.3)
     axes.set_ylim(min(values) / 2, max(values) * 2)
     axes.grid(True, which="both", alpha=0.3)
     axes.set_xlabel(spec.xlabel)
@@ -446,11 +485,55 @@ def bar_style(bar):
 
 # Between a bar's value label and the end of its bar or whisker cap (the cap is 2.5 points wide each side).
 VALUE_GAP_POINTS = 5
+# A chart of more bars than this is drawn in a panel per device, one above the other, each with its own x range:
+# M4's 48 bars at 2048 were one column, whose CPU estimates (down to 0.0004×) squeezed the GPU rows' differences into
+# a quarter of its width.
+MAX_PANEL_BARS = 40
+# The figure's height, in inches: per bar, for the title and axis, and between two panels (the upper one's ticks and
+# the lower one's title).
+BAR_INCHES = 0.3
+BAR_FRAME_INCHES = 1.6
+PANEL_INCHES = 0.8
+
+
+def bar_panels(bars):
+    """[(title, bars)]: the chart's bars in one panel, or, past MAX_PANEL_BARS, in one per device, in the chart's
+    order."""
+    devices = list(dict.fromkeys(bar.key[0] for bar in bars))
+    if len(bars) <= MAX_PANEL_BARS or len(devices) == 1:
+        return [("", bars)]
+    return [(f"{device.upper()} rows", [bar for bar in bars if bar.key[0] == device]) for device in devices]
 
 
 def draw_bars(spec, out_dir, name):
-    bars = spec.bars
-    figure, axes = plt.subplots(figsize=(8, 0.3 * len(bars) + 1.6))
+    panels = bar_panels(spec.bars)
+    gaps = PANEL_INCHES * (len(panels) - 1)
+    figure = plt.figure(figsize=(8, BAR_INCHES * len(spec.bars) + BAR_FRAME_INCHES + gaps))
+    # Each panel as high as its bars (its margins are a share of them), so that a bar is as high in either; the gap
+    # between panels is given as a share of the panels' mean height.
+    panels_inches = (figure.subplotpars.top - figure.subplotpars.bottom) * figure.get_figheight() - gaps
+    panel_axes = figure.subplots(len(panels), 1, squeeze=False, gridspec_kw={
+        "height_ratios": [len(bars) for _, bars in panels], "hspace": gaps / (panels_inches / len(panels))})
+    styles = [bar_style(bar) for bar in spec.bars]
+    for index, ((title, bars), axes) in enumerate(zip(panels, panel_axes[:, 0])):
+        draw_bar_panel(axes, bars)
+        heading = (spec.title if index == 0 else "", title)
+        axes.set_title("\n".join(part for part in heading if part), fontsize="medium")
+    axes.set_xlabel(spec.xlabel)  # under the last panel only
+    legend = [Patch(color=color, label=label) for color, label in sorted(set(styles), key=lambda s: s[1])]
+    if any(bar.library for bar in spec.bars):
+        legend.append(Patch(facecolor="white", edgecolor="black", hatch=LIBRARY_HATCH, label="vendor library"))
+    if any(bar.estimated for bar in spec.bars):
+        legend.append(Patch(facecolor="white", edgecolor="black", label="hollow: estimate"))
+    if any(bar.iqr for bar in spec.bars):
+        legend.append(Line2D([], [], color="black", marker="|", linestyle="-", markersize=8,
+                             label="IQR of the paired samples"))
+    panel_axes[0, 0].legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    return save_figure(figure, out_dir, name)
+
+
+def draw_bar_panel(axes, bars):
+    """One panel of a bar chart: the bars, their IQR whiskers and value labels, on a log x range of its own."""
     positions = range(len(bars))
     values = [bar.ratio for bar in bars]
     styles = [bar_style(bar) for bar in bars]
@@ -484,18 +567,6 @@ def draw_bars(spec, out_dir, name):
         axes.annotate(f"~{text} est." if bar.estimated else text, xy=(end, position), xytext=(VALUE_GAP_POINTS, 0),
                       textcoords="offset points", va="center", fontsize="x-small",
                       bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})  # over the line at 1×
-    axes.set_xlabel(spec.xlabel)
-    axes.set_title(spec.title, fontsize="medium")
-    legend = [Patch(color=color, label=label) for color, label in sorted(set(styles), key=lambda s: s[1])]
-    if any(bar.library for bar in bars):
-        legend.append(Patch(facecolor="white", edgecolor="black", hatch=LIBRARY_HATCH, label="vendor library"))
-    if any(bar.estimated for bar in bars):
-        legend.append(Patch(facecolor="white", edgecolor="black", label="hollow: estimate"))
-    if with_iqr:
-        legend.append(Line2D([], [], color="black", marker="|", linestyle="-", markersize=8,
-                             label="IQR of the paired samples"))
-    axes.legend(handles=legend, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
-    return save_figure(figure, out_dir, name)
 
 
 # ------------------------------------------------------------------------------ roofline
@@ -506,13 +577,23 @@ def intensity(shape):
     return flops(shape) / (4.0 * (m * k + k * n + m * n))
 
 
-# Point groups of a roofline: (precision, vendor library) -> label, colour, marker.
+# Point groups of a roofline: (precision, vendor library) -> label, colour, marker. The vendor libraries' points are
+# black crosses, all lines, which neither hide this project's filled points nor are hidden by them (filled points of
+# two shades of one colour, navy squares under blue circles, could not be told apart).
 ROOF_GROUPS = ((("fp32", False), "FP32, this project", "tab:blue", "o"),
-               (("fp32", True), "FP32, vendor libraries", "navy", "s"),
+               (("fp32", True), "FP32, vendor libraries", "black", "x"),
                (("tf32", False), "TF32, this project", "tab:red", "^"),
-               (("tf32", True), "TF32, vendor libraries", "darkred", "D"),
+               (("tf32", True), "TF32, vendor libraries", "black", "+"),
                (("other", False), "other precisions", "tab:gray", "v"),
-               (("other", True), "other precisions, vendor libraries", "dimgray", "P"))
+               (("other", True), "other precisions, vendor libraries", "black", "1"))
+# A roofline's panels, one per precision that has points, one above the other on the same scales: the H100's and
+# H200's TF32 points, drawn over the FP32 ones at the same intensities, hid them.
+ROOF_PANELS = (("fp32", "FP32 rows"), ("tf32", "TF32 rows"), ("other", "rows of other precisions"))
+# Small, translucent points (this project's, on top, less so than the vendor libraries' crosses, which are drawn a
+# little larger to look as large), so that a column of rows at one intensity reads as a stack whose every point
+# shows, not as one blot of the last drawn. By vendor library.
+ROOF_MARKER_SIZES = {False: 4.5, True: 6.0}
+ROOF_ALPHA = {False: 0.7, True: 0.5}
 
 
 def plot_roofline(machine, device, out_dir):
@@ -530,7 +611,7 @@ def plot_roofline(machine, device, out_dir):
         points.setdefault(key, []).append((intensity(tuple(shape)), gflops_of(row), is_estimate(row)))
     if not points:
         return []
-    groups = tuple((label, color, marker, key[1], tuple(sorted(points[key])))
+    groups = tuple((key[0], label, color, marker, key[1], tuple(sorted(points[key])))
                    for key, label, color, marker in ROOF_GROUPS if key in points)
     ceilings = [(f"FP32 peak {fmt_peak(peak.fp32)}", peak.fp32, "fp32")]
     if peak.tf32 and any(key[0] == "tf32" for key in points):
@@ -541,51 +622,63 @@ def plot_roofline(machine, device, out_dir):
 
 
 def draw_roofline(spec, out_dir, name):
-    figure, axes = plt.subplots(figsize=(9, 5.5))
+    panels = [(key, title) for key, title in ROOF_PANELS if any(group[0] == key for group in spec.groups)]
+    figure, panel_axes = plt.subplots(len(panels), 1, figsize=(9, 1.5 + 4.0 * len(panels)), squeeze=False)
     xs = [x for *_, points in spec.groups for x, _, _ in points]
     ys = [y for *_, points in spec.groups for _, y, _ in points]
     ridges = [value / spec.bandwidth for _, value, _ in spec.ceilings] if spec.bandwidth else []
     low, high = min(xs + ridges) / 4, max(xs + ridges) * 4
     grid = [low * (high / low) ** (step / 200) for step in range(201)]
-    if spec.bandwidth:
-        top_ridge = max(ridges)
-        slope = [x for x in grid if x <= top_ridge] + [top_ridge]
-        axes.plot(slope, [spec.bandwidth * x for x in slope], color="black", linewidth=2.0,
-                  label=f"memory bandwidth {fmt_gflops(spec.bandwidth)} GB/s")
-    for label, value, precision in spec.ceilings:
-        color, _ = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
-        start = value / spec.bandwidth if spec.bandwidth else low
-        flat = [start] + [x for x in grid if x > start]
-        axes.plot(flat, [value] * len(flat), color=color, linewidth=2.0, label=label)
-    for label, color, marker, library, points in spec.groups:
-        measured = [(x, y) for x, y, estimated in points if not estimated]
-        estimates = [(x, y) for x, y, estimated in points if estimated]
-        if measured:
-            # This project's points on top, outlined; the vendor libraries' (dark shades of the same colour) paler
-            # below them, so that neither hides the other where they overlap.
-            axes.plot(*zip(*measured), linestyle="none", marker=marker, color=color, markersize=6,
-                      alpha=0.5 if library else 0.9, markeredgecolor=color if library else "black",
-                      markeredgewidth=0.5, zorder=2 if library else 3, label=label)
-        if estimates:
-            axes.plot(*zip(*estimates), linestyle="none", marker=marker, markerfacecolor="white",
-                      markeredgecolor=color, markersize=6, label=f"_estimated {label}" if measured else label)
-    axes.set_xscale("log")
-    axes.set_yscale("log")
-    axes.set_xlim(low, high)
     top = max(ys + [value for _, value, _ in spec.ceilings])
     bottom = min(ys + ([spec.bandwidth * low] if spec.bandwidth else []))
-    axes.set_ylim(max(bottom / 2, top / 1e7), top * 3)
-    axes.grid(True, which="both", alpha=0.3)
+    for index, ((panel, panel_title), axes) in enumerate(zip(panels, panel_axes[:, 0])):
+        if spec.bandwidth:
+            top_ridge = max(ridges)
+            slope = [x for x in grid if x <= top_ridge] + [top_ridge]
+            axes.plot(slope, [spec.bandwidth * x for x in slope], color="black", linewidth=2.0,
+                      label=f"memory bandwidth {fmt_gflops(spec.bandwidth)} GB/s")
+        for label, value, precision in spec.ceilings:
+            color, _ = PEAK_STYLES.get(precision, PEAK_STYLES["fp32"])
+            start = value / spec.bandwidth if spec.bandwidth else low
+            flat = [start] + [x for x in grid if x > start]
+            axes.plot(flat, [value] * len(flat), color=color, linewidth=2.0, label=label)
+        estimated_any = False
+        for precision, label, color, marker, library, points in spec.groups:
+            if precision != panel:
+                continue
+            measured = [(x, y) for x, y, estimated in points if not estimated]
+            estimates = [(x, y) for x, y, estimated in points if estimated]
+            estimated_any = estimated_any or bool(estimates)
+            if measured:
+                # This project's points on top, outlined; the vendor libraries' crosses paler below them, so that
+                # neither hides the other where they overlap.
+                axes.plot(*zip(*measured), linestyle="none", marker=marker, color=color,
+                          markersize=ROOF_MARKER_SIZES[library], alpha=ROOF_ALPHA[library],
+                          markeredgecolor=color if library else "black",
+                          markeredgewidth=1.0 if library else 0.4, zorder=2 if library else 3, label=label)
+            if estimates:
+                # Hollow: a cross has no inside to leave white, so its estimates are hollow circles.
+                axes.plot(*zip(*estimates), linestyle="none",
+                          marker=marker if MarkerStyle(marker).is_filled() else "o", markerfacecolor="white",
+                          markeredgecolor=color, markersize=ROOF_MARKER_SIZES[library], alpha=ROOF_ALPHA[library],
+                          label=f"_estimated {label}" if measured else label)
+        axes.set_xscale("log")
+        axes.set_yscale("log")
+        # The same scales in every panel, each labelled.
+        axes.set_xlim(low, high)
+        axes.set_ylim(max(bottom / 2, top / 1e7), top * 3)
+        axes.grid(True, which="both", alpha=0.3)
+        axes.set_ylabel("GFLOP/s (median)")
+        note = "" if spec.bandwidth else " (bandwidth not known: ceilings only)"
+        axes.set_title(f"{spec.title}{note}\n{panel_title}" if index == 0 else panel_title, fontsize="medium")
+        handles, labels = axes.get_legend_handles_labels()
+        if estimated_any:
+            handles.append(Line2D([], [], color="gray", linestyle="none", marker="o", markerfacecolor="white",
+                                  markeredgecolor="gray"))
+            labels.append(ESTIMATE_NOTE)
+        axes.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+    # Under the last panel only.
     axes.set_xlabel("arithmetic intensity 2MNK / (4·(MK + KN + MN)), flop per byte (A, B read and C written once)")
-    axes.set_ylabel("GFLOP/s (median)")
-    axes.set_title(spec.title + ("" if spec.bandwidth else " (bandwidth not known: ceilings only)"),
-                   fontsize="medium")
-    handles, labels = axes.get_legend_handles_labels()
-    if any(estimated for *_, points in spec.groups for _, _, estimated in points):
-        handles.append(Line2D([], [], color="gray", linestyle="none", marker="o", markerfacecolor="white",
-                              markeredgecolor="gray"))
-        labels.append(ESTIMATE_NOTE)
-    axes.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     return save_figure(figure, out_dir, name)
 
 
@@ -611,14 +704,17 @@ PLOTS_TEXT = (
     "3xTF32, says “(tensor cores)” beside its name); the device's baseline vendor is the black dashed line with "
     "stars; the peaks of section 1a are drawn where known. A line is broken where its row lacks a size that others "
     "on the plot have. Rows of the same figures are one line named for all of them (“a = b”; “a ≈ b” where only "
-    "their estimates differ, by under 3%), and a row within 15% of a row drawn after it has wider markers and line, "
-    "so that the later one shows inside it. Estimates (“~… est.” in the tables) are "
+    "their estimates differ, by under 3%), and rows within 15% of one another are drawn side by side, a few points "
+    "apart at each size, so that each one's markers show whole. A size whose label would run into its neighbours' "
+    "has a tick and no label. Estimates (“~… est.” in the tables) are "
     "hollow markers joined by a dotted line, and hollow bars. The bar charts show each row's ratio to the vendor at a "
     "size (to the fastest vendor library of its precision where the files name one), coloured by device and "
     "precision, vendor libraries hatched, with the interquartile range of the paired samples as error bars where the "
     "files have it (against the fastest library: the quartiles of the row's pairs against the baseline vendor, "
-    "scaled to the ratio drawn). The rooflines draw every row of a device with a figure at every "
-    "shape against the memory-bandwidth slope and the FP32 (and TF32) ceilings; x is the arithmetic intensity of the "
+    "scaled to the ratio drawn); a chart of more than 40 bars has a panel per device, each with its own scale. The "
+    "rooflines draw every row of a device with a figure at every shape against the memory-bandwidth slope and the FP32 "
+    "(and TF32) ceilings, a panel per precision, this project's rows as small translucent points over the vendor "
+    "libraries' crosses; x is the arithmetic intensity of the "
     "shape with A and B read and C written once, N/6 flop per byte for a square N (171 at 1024, 341 at 2048, 683 at "
     "4096, 1365 at 8192), so each shape is a column of points and GEMMs of these sizes sit right of the ridge: "
     "compute-bound. The accuracy plots (section 2e): the relative error against K of each error-vs-k distribution, "

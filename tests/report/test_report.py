@@ -32,6 +32,7 @@ if importlib.util.find_spec("matplotlib") is None:
 
 import fuzz_report  # noqa: E402
 import matplotlib.colors  # noqa: E402
+from matplotlib.markers import MarkerStyle  # noqa: E402
 from report_harness import (HERE, REPORT_DIR, SCRIPT, contract_problems, differences, report_problems,  # noqa: E402
                             run_in_process, snapshot)
 
@@ -1085,7 +1086,8 @@ def plotted(tmp, document, name):
     """What the report's plots draw for `document`: per plot file, its lines ({label: (xs, ys)}, the ideal, peak and
     vendor guides included), the lines' marker faces, colours and markers ({label: …}), the bars ({label: width}), the
     bars' hatches and colours ({label: hatch or None}, {label: RGBA}) and the error bars' spans ({y: (low, high)}),
-    read from the figures before they are saved. `document` may be a list of documents (one file each)."""
+    read from the figures before they are saved; once saved, per axes, the lines' markers where drawn (in pixels) and
+    the bar panels' labels, ranges and heights. `document` may be a list of documents (one file each)."""
     paths = []
     for number, one in enumerate(document if isinstance(document, list) else [document]):
         paths.append(os.path.join(tmp, f"{name}-{number}.json"))
@@ -1133,6 +1135,16 @@ def plotted(tmp, document, name):
         drawn[file_name]["xticks"] = [list(one.get_xticks()) for one in figure.axes]
         drawn[file_name]["xlabels"] = [[label.get_text() for label in one.get_xticklabels()] for one in figure.axes]
         drawn[file_name]["inches"] = tuple(figure.get_size_inches())
+        drawn[file_name]["markers"] = [drawn_markers(figure, one) for one in figure.axes]
+        drawn[file_name]["dpi"] = figure.dpi
+        drawn[file_name]["xlabel_extents"] = [[(label.get_text(), label.get_window_extent().x0,
+                                                label.get_window_extent().x1)
+                                               for label in one.get_xticklabels() if label.get_text()]
+                                              for one in figure.axes]
+        drawn[file_name]["panels"] = [{"ylabels": [tick.get_text() for tick in one.get_yticklabels()],
+                                       "xlim": tuple(one.get_xlim()), "bars": len(one.patches),
+                                       "height": one.get_position().height * figure.get_figheight()}
+                                      for one in figure.axes]
         return saved
 
     plots.save_figure = record
@@ -1141,6 +1153,32 @@ def plotted(tmp, document, name):
     finally:
         plots.save_figure = real_save
     return drawn
+
+
+def drawn_markers(figure, axes):
+    """[(series, [(x, y) in pixels], marker size in pixels, alpha, filled)]: where the lines of `axes` put their
+    markers as drawn (each through its own transform, so a series set aside shows where it is seen); a series' hollow
+    estimates are named as the series."""
+    found = []
+    for line in axes.get_lines():
+        if line.get_marker() in (None, "None", "", " "):
+            continue
+        points = [(x, y) for x, y in zip(line.get_xdata(), line.get_ydata()) if not (math.isnan(x) or math.isnan(y))]
+        pixels = [tuple(map(float, p)) for p in line.get_transform().transform(points)] if points else []
+        found.append((line.get_label().replace("_estimated ", ""), pixels, line.get_markersize() * figure.dpi / 72,
+                      line.get_alpha(), MarkerStyle(line.get_marker()).is_filled()))
+    return found
+
+
+def covered_markers(markers):
+    """[(series, series)]: pairs of series one of whose markers has its centre inside a marker of the other."""
+    found = set()
+    for index, (label, points, size, _, _) in enumerate(markers):
+        for other, other_points, other_size, _, _ in markers[index + 1:]:
+            reach = max(size, other_size) / 2
+            if other != label and any(math.dist(p, q) < reach for p in points for q in other_points):
+                found.add((label, other))
+    return sorted(found)
 
 
 def series_of(figure):
@@ -1273,15 +1311,19 @@ def test_plots_coinciding_series(tmp):
         base = dict(VALID_ROW, m=size, n=size, k=size, precision="fp32")
         near += [dict(base, backend="cpu/openblas", vendor=True, gflops=100.0),
                  dict(base, backend="cpu/loop-ijk", gflops=1.0), dict(base, backend="cpu/loop-jik", gflops=1.05),
+                 dict(base, backend="cpu/loop-jki", gflops=1.1), dict(base, backend="cpu/loop-kji", gflops=1.12),
                  dict(base, backend="cpu/loop-ikj", gflops=10.0)]
-    loops = plotted(tmp, {"context": context, "results": near}, "near").get("m1-x-cpu-gflops-seed004-loops.png",
-                                                                             {"sizes": {}, "lines": {}})
-    order = [label for label in loops["lines"] if label in ("cpu/loop-ijk", "cpu/loop-jik")]
-    sizes = [loops["sizes"][label] for label in order]
-    check("coinciding: of two rows within 5%, the first drawn has the wider marker and line",
-          len(sizes) == 2 and sizes[0][0] > sizes[1][0] and sizes[0][1] > sizes[1][1], (order, sizes))
-    check("coinciding: a row apart from the others keeps the plain style",
-          loops["sizes"].get("cpu/loop-ikj", (0, 0))[0] == 6, loops["sizes"])
+    loops = plotted(tmp, {"context": context, "results": near}, "near").get(
+        "m1-x-cpu-gflops-seed004-loops.png", {"sizes": {}, "lines": {}, "markers": [[]]})
+    # Issue 32's second review: four rows within 15% (M4's smem-float4, smem-transposed-a, smem-outer-product and
+    # double-buffered) were nested, each wider than the next, into one thick blot.
+    close = ("cpu/loop-ijk", "cpu/loop-jik", "cpu/loop-jki", "cpu/loop-kji")
+    check("coinciding: of four rows within 15%, no marker lies on another's: they stand side by side at each size",
+          len(loops["markers"][0]) == 6 and not covered_markers(loops["markers"][0]),
+          covered_markers(loops["markers"][0]))
+    check("coinciding: no row is drawn wider than the others, and each keeps its sizes as its data",
+          all(loops["sizes"].get(label) == (6, 1.5) and loops["lines"].get(label, ([],))[0] == [1024, 2048, 4096]
+              for label in close + ("cpu/loop-ikj",)), loops["sizes"])
     many = tuple(SWEEP_ROWS) + tuple((f"gpu/extra-{n:02d}", "gpu", "fp32", False, False, 1000.0 - n)
                                      for n in range(16))
     drawn = plotted(tmp, [error_sweep_document("uniform", "2026-02-01T00:00:00Z", rows=many)], "parts_titles")
@@ -1434,8 +1476,8 @@ def test_plots_series_and_peaks(tmp):
     # Where both groups are drawn (the fixtures have no GPU vendor library), at one intensity: their layers.
     layers = {}
     spec = plots.Roofline("layers", (("FP32 peak", 100.0, "fp32"),), 10.0,
-                          (("FP32, this project", "tab:blue", "o", False, ((1.0, 5.0, False),)),
-                           ("FP32, vendor libraries", "navy", "s", True, ((1.0, 6.0, False),))))
+                          (("fp32", "FP32, this project", "tab:blue", "o", False, ((1.0, 5.0, False),)),
+                           ("fp32", "FP32, vendor libraries", "navy", "s", True, ((1.0, 6.0, False),))))
     real_save = plots.save_figure
     plots.save_figure = lambda figure, directory, name: layers.update(
         {line.get_label(): (line.get_zorder(), line.get_alpha()) for line in figure.axes[0].get_lines()}) or name
@@ -2023,6 +2065,75 @@ def test_bar_value_labels(tmp):
                   x >= whisker_end and dx >= 3 and coords == "offset points", (text, x, whisker_end, dx, coords))
 
 
+def test_plots_roofline_panels(tmp):
+    """Issue 32's second plot review: a roofline draws each precision in a panel of its own (the H100's and H200's
+    TF32 points hid their FP32 ones at the same intensities), its points small and translucent, this project's filled
+    over the vendor libraries' crosses, so that a column of rows at one intensity shows every one of them."""
+    documents = list(vendors_documents())
+    for one in documents:
+        one["context"]["gpu"] = load(FIXTURES[1])["context"]["gpu"]  # its SMs and clocks: the peaks are known
+    roof = plotted(tmp, documents, "roofline_panels").get("m1-h100-gpu-roofline.png", {"markers": []})
+    kinds = [sorted({label.split(",")[0] for label, *_ in panel}) for panel in roof["markers"]]
+    check("roofline: each precision in a panel of its own, FP32 above TF32", kinds == [["FP32"], ["TF32"]], kinds)
+    groups = [one for panel in roof["markers"] for one in panel]
+    own = [(label, round(size * 72 / roof["dpi"], 1), alpha, filled) for label, _, size, alpha, filled in groups
+           if "this project" in label]
+    vendor = [(label, filled) for label, _, _, _, filled in groups if "vendor libraries" in label]
+    check("roofline: this project's points filled, translucent and of 5 points at most; the vendor libraries' crosses",
+          len({label for label, *_ in own}) == len({label for label, _ in vendor}) == 2
+          and all(filled and size <= 5 and alpha < 1 for _, size, alpha, filled in own)
+          and not any(filled for _, filled in vendor), (own, vendor))
+
+
+def test_plots_size_labels(tmp):
+    """Issue 32's second plot review: the sizes' labels on an x axis keep apart (M5's sweep had 2048, 2560 and 3072
+    running together): a tick at every size, a label at every power of two, and between two labels the width of one
+    of their characters at least."""
+    sizes = (512, 1024, 1536, 2048, 2560, 3072, 4096, 8192)
+    rows = [dict(VALID_ROW, backend=backend, device="gpu", m=size, n=size, k=size, precision="fp32",
+                 gflops=scale * size, vendor=backend == "gpu/cublas-fp32")
+            for size in sizes for backend, scale in (("gpu/cublas-fp32", 10.0), ("gpu/warp-tiled", 3.0))]
+    drawn = plotted(tmp, {"context": {"hostname": "sweep", "gpu": {"name": "NVIDIA H200"}}, "results": rows},
+                    "size_labels")
+    line_plots = {name: figure for name, figure in drawn.items() if "-gflops-" in name}
+    check("size labels: the sweep has a GFLOP/s plot", line_plots, sorted(drawn))
+    for name, figure in sorted(line_plots.items()):
+        ticks, labels = figure["xticks"][0], figure["xlabels"][0]
+        check(f"size labels: {name} has a tick at every size and a label at every power of two",
+              ticks == list(sizes) and all(label == str(x) for x, label in zip(ticks, labels)
+                                           if math.log2(x).is_integer()), (ticks, labels))
+        extents = figure["xlabel_extents"][0]
+        crowded = [(first, second, round(x0 - x1, 1)) for (first, start, x1), (second, x0, _)
+                   in zip(extents, extents[1:]) if x0 - x1 < (x1 - start) / len(first)]
+        check(f"size labels: {name}: every two labels a character's width apart or more", extents and not crowded,
+              crowded)
+
+
+def test_plots_bar_panels(tmp):
+    """Issue 32's second plot review: a bar chart of more than 40 bars of both devices (M4's 48 at 2048, whose CPU
+    estimates down to 0.0004× squeezed the GPU rows into a quarter of the width) is drawn in a panel per device, each
+    bar once, on a scale of the panel's own, every bar as high as in one panel."""
+    base = dict(VALID_ROW, m=2048, n=2048, k=2048, precision="fp32")
+    cpu = [dict(base, backend=f"cpu/step-{n:02d}", gflops=0.05 * (n + 1), vs_vendor=0.0004 * (n + 1))
+           for n in range(15)] + [dict(base, backend="cpu/openblas", vendor=True, gflops=100.0, vs_vendor=1.0)]
+    for row in cpu[:10]:
+        row.update(status="estimated", estimate_rows=64)
+    gpu = [dict(base, backend=f"gpu/step-{n:02d}", device="gpu", gflops=1000.0 * (n + 1), vs_vendor=0.02 * (n + 1))
+           for n in range(31)] + [dict(base, backend="gpu/cublas-fp32", device="gpu", vendor=True, gflops=50000.0,
+                                       vs_vendor=1.0)]
+    context = {"hostname": "bars", "cpu_model": "x", "gpu": {"name": "NVIDIA H100"}}
+    drawn = plotted(tmp, {"context": context, "results": cpu + gpu}, "bar_panels")
+    chart = drawn.get("m1-h100-vs-vendor-2048.png", {"panels": []})
+    labels = [panel["ylabels"] for panel in chart["panels"]]
+    check("bar panels: 48 bars of both devices in a panel per device, each bar once, in the chart's order",
+          labels == [[row["backend"] for row in cpu], [row["backend"] for row in gpu]], labels)
+    limits = [panel["xlim"][0] for panel in chart["panels"]]
+    check("bar panels: each panel on its own scale, from half its smallest ratio (the GPU's not at the CPU estimates')",
+          len(limits) == 2 and math.isclose(limits[0], 0.0002) and math.isclose(limits[1], 0.01), limits)
+    pitches = [panel["height"] / panel["bars"] for panel in chart["panels"] if panel["bars"]]
+    check("bar panels: every bar 0.24 inch high or more, in either panel", pitches and min(pitches) >= 0.24, pitches)
+
+
 def test_accuracy_absent(tmp):
     """Without errors (or with a single row to compare) there is no section and no accuracy plot: the report is as
     before."""
@@ -2115,6 +2226,9 @@ def main():
         test_accuracy_speed(tmp)
         test_plots_vendor_encoding(tmp)
         test_bar_value_labels(tmp)
+        test_plots_roofline_panels(tmp)
+        test_plots_size_labels(tmp)
+        test_plots_bar_panels(tmp)
         test_accuracy_absent(tmp)
         test_merge_keeps_newer_file(tmp)
         test_machines_told_apart_by_caches(tmp)
