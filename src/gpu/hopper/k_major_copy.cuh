@@ -27,8 +27,8 @@ __host__ __device__ constexpr int paired_row(int r) { return r - r % 16 + r % 2 
 // out (dense, rows x k_padded per part): row r, column k holds the source's element (r, k), stored at src[k * ld +
 // r], rows from src_rows on zero; kPaired: at row paired_row(r) instead. kParts == 1: the value rounded to TF32.
 // kParts == 2: the small part tf32(x - tf32(x)) in rows [0, rows) and the big part tf32(x) in rows [rows, 2 rows),
-// as split_rows writes them from an operand stored K-major. A 32x32 tile goes through shared memory, its rows padded
-// by one word, so that reads and writes are both whole rows.
+// as split_k_major (tensor_core_3xtf32.cu) writes them from an operand stored K-major. A 32x32 tile goes through
+// shared memory, its rows padded by one word, so that reads and writes are both whole rows.
 template <int kParts, bool kPaired>
 __global__ void k_major_copy(const float* __restrict__ src, int ld, int src_rows, int rows, int k_padded,
                              float* __restrict__ out) {

@@ -32,7 +32,7 @@ constexpr int kMinTensorDepth = 8;
 // rows [0, rows), big parts in rows [rows, 2 rows); rows from src_rows on are zero, so the tiles that read them add
 // nothing. kPaired: source row r lands at row paired_row(r) of each part.
 template <bool kPaired>
-__global__ void split_rows(const float* __restrict__ src, int ld, int src_rows, int rows, int k_padded,
+__global__ void split_k_major(const float* __restrict__ src, int ld, int src_rows, int rows, int k_padded,
                            float* __restrict__ out) {
   const int vectors_per_row = k_padded / 4;
   const std::size_t total = std::size_t(rows) * vectors_per_row;
@@ -51,8 +51,9 @@ __global__ void split_rows(const float* __restrict__ src, int ld, int src_rows, 
 }
 
 template <bool kPaired>
-void launch_split_rows(const DeviceGemm& g, const float* src, int ld, int src_rows, int rows, float* out) {
-  split_rows<kPaired><<<8 * multiprocessor_count(), 256, 0, g.stream>>>(src, ld, src_rows, rows, g.k_padded, out);
+void launch_split_k_major(const DeviceGemm& g, const float* src, int ld, int src_rows, int rows, float* out) {
+  split_k_major<kPaired><<<8 * multiprocessor_count(), 256, 0, g.stream>>>(src, ld, src_rows, rows, g.k_padded,
+                                                                            out);
   MC_CHECK_LAUNCH();
 }
 
@@ -79,9 +80,9 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   if (g.a_transposed)
     launch_k_major_copy<2, false>(g, g.a, g.lda, g.m, a_rows, a_split);
   else
-    launch_split_rows<false>(g, g.a, g.lda, g.m, a_rows, a_split);
+    launch_split_k_major<false>(g, g.a, g.lda, g.m, a_rows, a_split);
   if (g.b_transposed)
-    launch_split_rows<true>(g, g.b, g.ldb, g.n, b_rows, b_split);
+    launch_split_k_major<true>(g, g.b, g.ldb, g.n, b_rows, b_split);
   else
     launch_k_major_copy<2, true>(g, g.b, g.ldb, g.n, b_rows, b_split);
   launch_3xtf32_passes(g, "gpu/tensor-core-3xtf32", {a_split, 2 * a_rows, g.k_padded, a_rows},

@@ -271,7 +271,6 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     auto multiply_chained = [&](std::uint32_t(&f)[kSlabs][kBK / 8][4]) {
       const int s = it % kStages;
       wait_barrier(full + s * 8, it / kStages % 2);
-      const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
       const std::uint32_t a_tile = smem_addr + s * kStageBytes, b_slabs = a_tile + kATileBytes;
       if constexpr (kPasses == 3) {
         wgmma_fence();
@@ -282,6 +281,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
             wgmma_tf32_k8_ss(acc[j], smem_descriptor(b_slabs + (consumer * kSlabs + j) * kSlabBytes + k8 * 32),
                              smem_descriptor(a_tile + k8 * 32), 1);
       } else {
+        const unsigned char* b_stage = smem + s * kStageBytes + kATileBytes;
         if (kBKMajor)
           load_fragments_k_major<kSlabs, kSlabBytes>(b_stage, k_major_base, k_major_swizzle, f);
         else

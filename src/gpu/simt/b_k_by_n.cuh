@@ -3,7 +3,7 @@
 // (simt_tuning.hpp): the kernel's cp.async ring then reads B's rows along N as in NN. Read along K, B goes through
 // registers and the kernel loses about a quarter of its speed (bench/NOTES.md, "The suites at 9f5f3f6, and prefill's
 // B stored N×K copied K×N first"). The copy is part of the timed computation, as the TF32 rows' K-major copy of A is
-// (hopper/k_major_a.cuh).
+// (hopper/k_major_copy.cuh).
 #include <algorithm>
 #include <cstddef>
 
