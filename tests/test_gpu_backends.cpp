@@ -108,19 +108,9 @@ TEST_CASE("gpu/simt-tuned's cut last round is correct and gives the same bits ev
 
 // Environment and workspace helpers of the cases below.
 namespace {
-// Sets MATCOMPARE_FEW_ROWS for one scope and puts back what was there (a value or none) on leaving it.
-struct FewRowsSet {
-  explicit FewRowsSet(const char* value) {
-    if (const char* before = std::getenv(gpu::kFewRowsVariable)) previous = before;
-    setenv(gpu::kFewRowsVariable, value, 1);
-  }
-  ~FewRowsSet() {
-    if (previous) setenv(gpu::kFewRowsVariable, previous->c_str(), 1);
-    else unsetenv(gpu::kFewRowsVariable);
-  }
-  FewRowsSet(const FewRowsSet&) = delete;
-  FewRowsSet& operator=(const FewRowsSet&) = delete;
-  std::optional<std::string> previous;
+// MATCOMPARE_FEW_ROWS set for one scope.
+struct FewRowsSet : matcompare_test::ScopedVariable {
+  explicit FewRowsSet(const char* value) : ScopedVariable(gpu::kFewRowsVariable, value) {}
 };
 
 std::string kernel_for(const Backend& backend, const GemmShape& shape) {
@@ -191,19 +181,9 @@ TEST_CASE("gpu/simt-tuned copies B stored N×K to K×N from kSimtCopyBRows rows 
 // split K. Each tile is forced here in turn, on those shapes and on one of more tiles than an H100 or H200 has SMs
 // (144 to 288 tiles, 3 or 9 steps): no split, and blocks that walk several tiles through one ring.
 namespace {
-struct ForcedTf32Tile {
-  explicit ForcedTf32Tile(const std::string& name) {
-    if (const char* set = std::getenv("MATCOMPARE_TF32_TILE")) before = set, had = true;
-    setenv("MATCOMPARE_TF32_TILE", name.c_str(), 1);
-  }
-  ~ForcedTf32Tile() {
-    if (had)
-      setenv("MATCOMPARE_TF32_TILE", before.c_str(), 1);
-    else
-      unsetenv("MATCOMPARE_TF32_TILE");
-  }
-  std::string before;
-  bool had = false;
+// MATCOMPARE_TF32_TILE set for one scope.
+struct ForcedTf32Tile : matcompare_test::ScopedVariable {
+  explicit ForcedTf32Tile(const std::string& name) : ScopedVariable(gpu::kTf32TileVariable, name) {}
 };
 }  // namespace
 
@@ -217,6 +197,10 @@ TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, s
         matcompare_test::check_backend(backend);
         const GemmShape many_tiles{2000, 2200, 70};
         REQUIRE(gpu::tf32_plan(many_tiles, 132, &t).splits == 1);
+        // A forced tile runs the engine on shapes that 3xTF32 would otherwise hand to FP32 SIMT.
+        const std::string engine = std::string(step) == "gpu/tensor-core-3xtf32" ? "3xTF32 " : "TF32 ";
+        for (const GemmShape shape : {GemmShape{127, 253, 61}, many_tiles})
+          CHECK(kernel_for(backend, shape).rfind(engine, 0) == 0);
         matcompare_test::check_against_reference(backend, many_tiles, {0.5f, 2.0f});
         matcompare_test::check_against_reference(backend, many_tiles, {1.0f, 0.0f});
       }
@@ -280,6 +264,25 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
         CHECK((kernel_for(backend, shape).rfind("few-rows dot", 0) == 0) == few_rows);
       }
     }
+  }
+}
+
+// 3xTF32 runs its three passes where arithmetic decides and hands products bound by their operands' bytes to FP32
+// SIMT (three_pass_choice.hpp), saying so in the result; either way FP32-accurate.
+TEST_CASE("gpu/tensor-core-3xtf32 takes FP32 SIMT where its split operands' bytes would decide, and says so") {
+  const Backend& three = find_backend("gpu/tensor-core-3xtf32");
+  const FewRowsSet row_defaults("");
+  for (Layout layout : matcompare_test::all_layouts()) {
+    INFO(to_string(layout));
+    for (const GemmShape shape : {GemmShape{64, 4096, 4096, layout}, GemmShape{4096, 64, 4096, layout},
+                                  GemmShape{700, 35, 2048, layout}}) {
+      const std::string kernel = kernel_for(three, shape);
+      INFO(to_string(shape), ": ", kernel);
+      CHECK(kernel.rfind("gpu/simt-tuned ", 0) == 0);
+      CHECK(kernel.find(" (three passes estimated ") != std::string::npos);
+    }
+    matcompare_test::check_against_reference(three, {64, 4096, 4096, layout}, {0.5f, 2.0f});
+    CHECK(kernel_for(three, {2048, 2048, 2048, layout}).rfind("3xTF32 ", 0) == 0);
   }
 }
 

@@ -1,6 +1,8 @@
 #pragma once
-// What the suites share: the odd shapes of the acceptance list and a fresh-seed source.
+// What the suites share: the odd shapes of the acceptance list, a fresh-seed source and a scoped environment variable.
 #include <cstdint>
+#include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,6 +25,28 @@ inline std::uint64_t fresh_seed() {
 
 struct Scaling {
   float alpha, beta;
+};
+
+// Sets an environment variable for one scope and puts back what was there (a value or none) on leaving it, also when
+// a REQUIRE fails.
+class ScopedVariable {
+ public:
+  ScopedVariable(const char* name, const std::string& value) : name_(name) {
+    if (const char* before = std::getenv(name)) previous_ = before;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedVariable() {
+    if (previous_)
+      setenv(name_.c_str(), previous_->c_str(), 1);
+    else
+      unsetenv(name_.c_str());
+  }
+  ScopedVariable(const ScopedVariable&) = delete;
+  ScopedVariable& operator=(const ScopedVariable&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> previous_;
 };
 
 inline std::vector<Scaling> scalings() { return {{0.5f, 2.0f}, {1.0f, 0.0f}, {-1.5f, 0.0f}, {1.0f, -1.0f}}; }

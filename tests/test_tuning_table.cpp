@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../src/gpu/hopper/tf32_passes.hpp"
+#include "../src/gpu/hopper/three_pass_choice.hpp"
 #include "../src/gpu/simt/few_rows.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
 
@@ -197,6 +198,30 @@ TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empt
   CHECK(plan(1, 1, 1) == "128x128/1");           // one k tile cannot be split
   CHECK(plan(17, 33, 65) == "128x128/3");        // as many splits as k tiles
   CHECK(plan(4096, 4096, 4096, &gpu::kTf32Tiles[1]) == "128x256/1");
+}
+
+// The peaks gpu_peak gives an H100 SXM and an H200 (132 SMs at 1980 MHz; 3352 and 4800 GB/s).
+TEST_CASE("3xTF32's three passes where arithmetic decides, FP32 SIMT where the operands' bytes do") {
+  const gpu::RooflineRates h100{3352e9, 66.9e12, 535.2e12}, h200{4800e9, 66.9e12, 535.2e12};
+  for (const gpu::RooflineRates& rates : {h100, h200}) {
+    INFO("bandwidth ", rates.bytes);
+    // Compute-bound: squares, prefill, DeepBench's wide products, K of 128 under a wide C.
+    for (const GemmShape s : {GemmShape{4096, 4096, 4096}, GemmShape{2048, 4096, 4096}, GemmShape{1000, 1001, 999},
+                              GemmShape{512, 512, 4096}, GemmShape{1500, 3072, 128}, GemmShape{700, 5124, 2048}})
+      CHECK_MESSAGE(gpu::three_passes_pay(s, rates), to_string(s));
+    // A few dozen rows or columns: the split's and the passes' bytes outlast SIMT's arithmetic.
+    for (const GemmShape s : {GemmShape{64, 128256, 4096}, GemmShape{64, 4096, 4096}, GemmShape{4096, 64, 4096},
+                              GemmShape{700, 35, 2048}, GemmShape{1500, 128, 1280}, GemmShape{127, 253, 61}})
+      CHECK_FALSE_MESSAGE(gpu::three_passes_pay(s, rates), to_string(s));
+  }
+  // 64 rows: SIMT's arithmetic decides (2.1 GFLOP at 66.9 TFLOP/s, 32 us); the passes move 20 bytes per operand
+  // element, 16.8 M of them (100 us at 3352 GB/s), against their tensor work's 12 us.
+  const gpu::ThreePassEstimate e = gpu::estimate_three_passes({64, 4096, 4096}, h100);
+  CHECK(e.simt_s == doctest::Approx(2.0 * 64 * 4096 * 4096 / 66.9e12));
+  CHECK(e.three_passes_s == doctest::Approx(20.0 * (64 + 4096) * 4096 / 3352e9 + 8.0 * 64 * 4096 / 3352e9));
+  // Unknown peaks leave the row's own method.
+  CHECK(gpu::three_passes_pay({64, 4096, 4096}, {0, 66.9e12, 535.2e12}));
+  CHECK(gpu::three_passes_pay({64, 4096, 4096}, {3352e9, 66.9e12, 0}));
 }
 
 TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memory, K split while SMs would idle") {

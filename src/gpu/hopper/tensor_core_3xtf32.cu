@@ -11,8 +11,11 @@
 // Below K = 8 (one wgmma step) the dropped term and the bits the
 // two parts miss are not covered by FP32's error bound, which is tightest there, and such a product is bound by
 // memory, not arithmetic: it goes to the FP32 SIMT step instead. So does a product of a few rows, bound by memory
-// too: the few-rows kernels (simt/few_rows.cu), FP32 throughout.
+// too: the few-rows kernels (simt/few_rows.cu), FP32 throughout; and any other whose operands' bytes, moved five
+// times over by the split and the passes, would outlast FP32 SIMT's arithmetic (three_pass_choice.hpp).
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "../runtime/device_gemm.cuh"
@@ -21,6 +24,7 @@
 #include "k_major_copy.cuh"
 #include "tensor_core.hpp"
 #include "tf32_passes.hpp"
+#include "three_pass_choice.hpp"
 
 namespace matcompare::gpu {
 namespace {
@@ -57,12 +61,30 @@ void launch_split_k_major(const DeviceGemm& g, const float* src, int ld, int src
   MC_CHECK_LAUNCH();
 }
 
+RooflineRates rates_here() {
+  const Peak peak = selected_device_peak();
+  return {peak.bandwidth_gbs * 1e9, peak.fp32_gflops * 1e9, peak.tf32_gflops * 1e9};
+}
+
+// Whether the shape goes to FP32 SIMT rather than the three passes (above). A tile forced with MATCOMPARE_TF32_TILE
+// runs the passes whatever the estimate: the variable asks for the engine.
+bool simt_takes(const GemmShape& s) {
+  if (s.k < kMinTensorDepth) return true;
+  return tf32_tile_named(std::getenv(kTf32TileVariable)) == nullptr && !three_passes_pay(s, rates_here());
+}
+
 }  // namespace
 
 KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g) + " (FP32)"};
   if (g.k < kMinTensorDepth) return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel};
+  if (simt_takes(shape)) {
+    const ThreePassEstimate e = estimate_three_passes(shape, rates_here());
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.1f", e.three_passes_s / e.simt_s);
+    return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel + " (three passes estimated " + ratio + "x as long)"};
+  }
   return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape))};
 }
 
@@ -70,7 +92,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (few_rows_takes(shape, kFewRowsFp32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
-  if (g.k < kMinTensorDepth) return launch_simt_tuned(g);
+  if (simt_takes(shape)) return launch_simt_tuned(g);
   const int a_rows = split_rows(g.m), b_rows = split_rows(g.n);
   float* a_split = static_cast<float*>(g.scratch);
   float* b_split = a_split + 2 * std::size_t(a_rows) * g.k_padded;
@@ -92,7 +114,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
 
 std::size_t split_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
-  if (s.k < kMinTensorDepth) return simt_tuned_scratch_bytes(s);
+  if (simt_takes(s)) return simt_tuned_scratch_bytes(s);
   return split_part_bytes(s.m, s) + split_part_bytes(s.n, s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 

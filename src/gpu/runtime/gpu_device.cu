@@ -2,7 +2,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -86,6 +88,16 @@ int multiprocessor_count() {
   int count = 0;
   MC_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, g_device));
   return count;
+}
+
+Peak selected_device_peak() {
+  // Read once per device: cudaGetDeviceProperties takes milliseconds, and the rows that choose by it launch often.
+  static std::mutex mutex;
+  static std::map<int, Peak> peaks;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto at = peaks.find(g_device);
+  if (at == peaks.end()) at = peaks.emplace(g_device, gpu_peak(device_properties(g_device))).first;
+  return at->second;
 }
 
 int device_count() {
