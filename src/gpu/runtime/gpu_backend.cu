@@ -97,7 +97,11 @@ class GpuWorkspace final : public Workspace {
     try {
       if (spec.scratch_bytes) {
         scratch_bytes_ = spec.scratch_bytes(s);
-        if (scratch_bytes_) MC_CUDA_CHECK(cudaMalloc(&scratch_, scratch_bytes_));
+        if (scratch_bytes_) {
+          MC_CUDA_CHECK(cudaMalloc(&scratch_, scratch_bytes_));
+          // Zeroed once: the few-rows kernels' tile counters start at zero, and each run leaves them so.
+          MC_CUDA_CHECK(cudaMemset(scratch_, 0, scratch_bytes_));
+        }
       }
       MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
       if (spec.uses_cublas) {

@@ -4,10 +4,13 @@
 // Adds: with M <= kFewRowsMaxM (a decode step's tokens) the work is B streamed once from memory; a block tile of 64
 // or more rows would hold a few. So a block keeps A's few rows for a slice of K in shared memory, reads its columns
 // of B once in 16-byte streaming (evict-first) vectors, so that B does not push A out of the caches, and several
-// blocks split K, their partial sums added by a second kernel in a fixed order (the bits repeat). B stored N x K
+// blocks split K, their partial sums added in a fixed order by the last block of each tile to finish (the bits
+// repeat; one launch, not a second kernel). B stored N x K
 // (y = x·Wᵀ) is read along K, one warp per 4 columns, and each warp's sums are reduced across its lanes; B stored
 // K x N is read along N, lanes owning 4 columns each and the block's warps splitting the slice. FP32 throughout: the
 // rows that are TF32 (or 3xTF32) elsewhere lose nothing at a memory-bound shape by computing in FP32 here.
+// A small product's time is its chain of memory round trips, not its bytes (bench/NOTES.md, "The few-rows kernels'
+// round trips"): each warp issues several steps of B's loads at once, the first before A's share is loaded.
 #include <climits>
 #include <cstdlib>
 #include <stdexcept>
@@ -38,6 +41,8 @@ struct Args {
   int slice_k, row_chunks, column_blocks;
   float* partials;  // nullptr: one slice, C written directly
   int ld_partial;
+  unsigned* counters;  // with several slices: per tile, how many of its slices have finished (0 between runs)
+  int slices;
 };
 
 // The block's share of A: rows [row0, row0 + kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and
@@ -64,21 +69,20 @@ __device__ void load_a_slice(const Args& p, int row0, int k0, int k_len, float* 
 
 // Which rows, slice of K and columns the block takes. Row chunks innermost: the blocks of one slice and columns run
 // together and read B's columns from memory once, from L2 the other times; slices outermost, so that the blocks
-// resident together share A's slice in L2. A's share is in `sa` on return.
+// resident together share A's slice in L2. `tile`: the row chunk and column block, whose slices count on one counter.
 struct BlockSlice {
-  int row0, slice, column_block, k0, k_len;
+  int row0, slice, column_block, tile, k0, k_len;
 };
 template <int kRows>
-__device__ BlockSlice begin_slice(const Args& p, float* sa) {
+__device__ BlockSlice block_slice(const Args& p) {
   BlockSlice at;
   const int chunk = int(blockIdx.x) % p.row_chunks, rest = int(blockIdx.x) / p.row_chunks;
   at.row0 = chunk * kRows;
   at.slice = rest / p.column_blocks;
   at.column_block = rest % p.column_blocks;
+  at.tile = chunk * p.column_blocks + at.column_block;
   at.k0 = at.slice * p.slice_k;
   at.k_len = min(p.slice_k, p.k_padded - at.k0);
-  load_a_slice<kRows>(p, at.row0, at.k0, at.k_len, sa);
-  __syncthreads();
   return at;
 }
 
@@ -87,6 +91,30 @@ __device__ __forceinline__ void store(const Args& p, int slice, int row, int col
   if (p.partials)
     p.partials[(std::size_t(slice) * p.m + row) * p.ld_partial + col] = sum;
   else {
+    float* out = p.c + std::size_t(row) * p.ldc + col;
+    *out = scale_output(p.alpha, p.beta, sum, out);
+  }
+}
+
+// With several slices, once every thread's partial sums are written: the tile's last slice to finish adds the tile's
+// partial sums in slice order (the order of the kernel that did this before) and writes C; its counter wraps to 0.
+// `columns`: the tile's width.
+__device__ void add_slices_if_last(const Args& p, const BlockSlice& at, int rows, int columns) {
+  __shared__ bool last;
+  __threadfence();  // this thread's partial sums reach L2 before the count that announces them
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicInc(p.counters + at.tile, unsigned(p.slices - 1)) == unsigned(p.slices - 1);
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  const std::size_t plane = std::size_t(p.m) * p.ld_partial;
+  const int col0 = at.column_block * columns;
+  for (int i = threadIdx.x; i < rows * columns; i += blockDim.x) {
+    const int row = at.row0 + i / columns, col = col0 + i % columns;
+    if (row >= p.m || col >= p.n) continue;
+    const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
+    float sum = __ldcg(part);  // from L2: other blocks wrote them
+    for (int s = 1; s < p.slices; ++s) sum += __ldcg(part + s * plane);
     float* out = p.c + std::size_t(row) * p.ldc + col;
     *out = scale_output(p.alpha, p.beta, sum, out);
   }
@@ -115,93 +143,130 @@ __device__ __forceinline__ void reduce_scatter(float* v, int lane, int& first) {
   }
 }
 
-// B stored N x K. Warp w of the block takes kDotColumnsPerWarp columns; its lanes read 4 consecutive k each.
+// B stored N x K. Warp w of the block takes kDotColumnsPerWarp columns; its lanes read 4 consecutive k each, kSteps
+// steps of 128 k at a time (as many as the registers allow), the first while A's share is loaded.
 template <int kRows>
 __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
+  constexpr int kSteps = kRows >= 16 ? 1 : kRows >= 8 ? 2 : 4, kStepK = 32 * 4;
   extern __shared__ float4 smem[];
   float* sa = reinterpret_cast<float*>(smem);
-  const BlockSlice at = begin_slice<kRows>(p, sa);
-  const int row0 = at.row0, slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
-
+  const BlockSlice at = block_slice<kRows>(p);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int col0 = (column_block * kDotWarps + warp) * kDotColumnsPerWarp;
+  const int col0 = (at.column_block * kDotWarps + warp) * kDotColumnsPerWarp;
+  const float* b_cols[kDotColumnsPerWarp];
+#pragma unroll
+  for (int j = 0; j < kDotColumnsPerWarp; ++j)
+    b_cols[j] = col0 + j < p.n ? p.b + std::size_t(col0 + j) * p.ldb + at.k0 : nullptr;
+  float4 bv[kSteps][kDotColumnsPerWarp];
+  auto load_b = [&](int kk) {
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+      for (int j = 0; j < kDotColumnsPerWarp; ++j) {
+        const int k = kk + s * kStepK;
+        bv[s][j] = b_cols[j] && k < at.k_len ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + k))
+                                             : make_float4(0, 0, 0, 0);
+      }
+  };
+  int kk = 4 * lane;
+  load_b(kk);
+  load_a_slice<kRows>(p, at.row0, at.k0, at.k_len, sa);
+  __syncthreads();
+
   constexpr int kValues = kRows * kDotColumnsPerWarp;
   float sum[kValues];
 #pragma unroll
   for (int i = 0; i < kValues; ++i) sum[i] = 0.0f;
-  const float* b_cols[kDotColumnsPerWarp];
+  while (true) {
 #pragma unroll
-  for (int j = 0; j < kDotColumnsPerWarp; ++j)
-    b_cols[j] = col0 + j < p.n ? p.b + std::size_t(col0 + j) * p.ldb + k0 : nullptr;
-
-#pragma unroll(kRows >= 16 ? 1 : 2)  // two steps in flight where the registers allow (bench/NOTES.md)
-  for (int kk = 4 * lane; kk < k_len; kk += 32 * 4) {
-    float4 bv[kDotColumnsPerWarp];
+    for (int s = 0; s < kSteps; ++s) {
+      const int k = kk + s * kStepK;
+      if (k >= at.k_len) break;
 #pragma unroll
-    for (int j = 0; j < kDotColumnsPerWarp; ++j)
-      bv[j] = b_cols[j] ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + kk)) : make_float4(0, 0, 0, 0);
+      for (int r = 0; r < kRows; ++r) {
+        const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + k);
 #pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-      const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + kk);
-#pragma unroll
-      for (int j = 0; j < kDotColumnsPerWarp; ++j) {
-        float& s = sum[r * kDotColumnsPerWarp + j];
-        s = fmaf(av.x, bv[j].x, s);
-        s = fmaf(av.y, bv[j].y, s);
-        s = fmaf(av.z, bv[j].z, s);
-        s = fmaf(av.w, bv[j].w, s);
+        for (int j = 0; j < kDotColumnsPerWarp; ++j) {
+          float& acc = sum[r * kDotColumnsPerWarp + j];
+          acc = fmaf(av.x, bv[s][j].x, acc);
+          acc = fmaf(av.y, bv[s][j].y, acc);
+          acc = fmaf(av.z, bv[s][j].z, acc);
+          acc = fmaf(av.w, bv[s][j].w, acc);
+        }
       }
     }
+    kk += kSteps * kStepK;
+    if (kk >= at.k_len) break;
+    load_b(kk);
   }
 
   int first = 0;
   reduce_scatter<kValues, 16>(sum, lane, first);
   constexpr int kHeld = kValues >= 32 ? kValues / 32 : 1;
   constexpr int kDuplicates = kValues >= 32 ? 1 : 32 / kValues;
-  if (lane % kDuplicates != 0) return;
+  if (lane % kDuplicates == 0) {
 #pragma unroll
-  for (int i = 0; i < kHeld; ++i) {
-    const int row = row0 + (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
-    if (row < p.m && col < p.n) store(p, slice, row, col, sum[i]);
+    for (int i = 0; i < kHeld; ++i) {
+      const int row = at.row0 + (first + i) / kDotColumnsPerWarp, col = col0 + (first + i) % kDotColumnsPerWarp;
+      if (row < p.m && col < p.n) store(p, at.slice, row, col, sum[i]);
+    }
   }
+  if (p.partials) add_slices_if_last(p, at, kRows, kFewRowsDotColumns);
 }
 
 // B stored K x N. The block takes 128 columns, lane l of every warp columns 4l .. 4l + 3; warp w takes the slice's
-// k quads w, w + kAxpyWarps, ..., and the warps' sums are added through shared memory.
+// k quads w, w + kAxpyWarps, ..., kSteps quads at a time (the first while A's share is loaded), and the warps' sums
+// are added through shared memory.
 template <int kRows>
 __global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
+  constexpr int kSteps = kRows >= 16 ? 2 : kRows >= 4 ? 4 : 8, kStepK = 4 * kAxpyWarps;
   extern __shared__ float4 smem[];
   float* sa = reinterpret_cast<float*>(smem);
-  const BlockSlice at = begin_slice<kRows>(p, sa);
-  const int row0 = at.row0, slice = at.slice, column_block = at.column_block, k0 = at.k0, k_len = at.k_len;
-
+  const BlockSlice at = block_slice<kRows>(p);
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int col = column_block * kFewRowsAxpyColumns + 4 * lane;
+  const int col = at.column_block * kFewRowsAxpyColumns + 4 * lane;
   const bool in_b = col < p.n_padded;  // n_padded is a multiple of 4: the vector is wholly inside or outside
+  const float* b_col = p.b + std::size_t(at.k0) * p.ldb + col;
+  float4 bv[kSteps][4];
+  auto load_b = [&](int kk) {
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+      for (int t = 0; t < 4; ++t) {
+        const int k = kk + s * kStepK;
+        bv[s][t] = in_b && k < at.k_len ? __ldcs(reinterpret_cast<const float4*>(b_col + std::size_t(k + t) * p.ldb))
+                                        : make_float4(0, 0, 0, 0);
+      }
+  };
+  int kk = 4 * warp;
+  load_b(kk);
+  load_a_slice<kRows>(p, at.row0, at.k0, at.k_len, sa);
+  __syncthreads();
+
   float4 sum[kRows];
 #pragma unroll
   for (int r = 0; r < kRows; ++r) sum[r] = make_float4(0, 0, 0, 0);
-  const float* b_col = p.b + std::size_t(k0) * p.ldb + col;
-
-#pragma unroll 2
-  for (int kk = 4 * warp; kk < k_len; kk += 4 * kAxpyWarps) {
-    float4 bv[4];
+  while (true) {
 #pragma unroll
-    for (int t = 0; t < 4; ++t)
-      bv[t] =
-          in_b ? __ldcs(reinterpret_cast<const float4*>(b_col + std::size_t(kk + t) * p.ldb)) : make_float4(0, 0, 0, 0);
+    for (int s = 0; s < kSteps; ++s) {
+      const int k = kk + s * kStepK;
+      if (k >= at.k_len) break;
 #pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-      const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + kk);  // one address: a broadcast
-      const float a4[4] = {av.x, av.y, av.z, av.w};
+      for (int r = 0; r < kRows; ++r) {
+        const float4 av = *reinterpret_cast<const float4*>(sa + r * p.slice_k + k);  // one address: a broadcast
+        const float a4[4] = {av.x, av.y, av.z, av.w};
 #pragma unroll
-      for (int t = 0; t < 4; ++t) {
-        sum[r].x = fmaf(a4[t], bv[t].x, sum[r].x);
-        sum[r].y = fmaf(a4[t], bv[t].y, sum[r].y);
-        sum[r].z = fmaf(a4[t], bv[t].z, sum[r].z);
-        sum[r].w = fmaf(a4[t], bv[t].w, sum[r].w);
+        for (int t = 0; t < 4; ++t) {
+          sum[r].x = fmaf(a4[t], bv[s][t].x, sum[r].x);
+          sum[r].y = fmaf(a4[t], bv[s][t].y, sum[r].y);
+          sum[r].z = fmaf(a4[t], bv[s][t].z, sum[r].z);
+          sum[r].w = fmaf(a4[t], bv[s][t].w, sum[r].w);
+        }
       }
     }
+    kk += kSteps * kStepK;
+    if (kk >= at.k_len) break;
+    load_b(kk);
   }
 
   __syncthreads();  // A's slice is read: its memory holds the warps' sums now
@@ -212,26 +277,13 @@ __global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
   const float* sums = sa;
   for (int i = threadIdx.x; i < kRows * kFewRowsAxpyColumns; i += blockDim.x) {
     const int row = i / kFewRowsAxpyColumns, c = i % kFewRowsAxpyColumns;
-    const int out_col = column_block * kFewRowsAxpyColumns + c;
-    if (row0 + row >= p.m || out_col >= p.n) continue;
+    const int out_col = at.column_block * kFewRowsAxpyColumns + c;
+    if (at.row0 + row >= p.m || out_col >= p.n) continue;
     float total = 0.0f;
     for (int w = 0; w < kAxpyWarps; ++w) total += sums[(w * kRows + row) * kFewRowsAxpyColumns + c];
-    store(p, slice, row0 + row, out_col, total);
+    store(p, at.slice, at.row0 + row, out_col, total);
   }
-}
-
-// C = alpha * (the slices' partial sums, added in slice order) + beta * C.
-__global__ void add_slices(Args p, int slices) {
-  const std::size_t total = std::size_t(p.m) * p.n, plane = std::size_t(p.m) * p.ld_partial;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < total;
-       i += std::size_t(gridDim.x) * blockDim.x) {
-    const int row = int(i / p.n), col = int(i % p.n);
-    const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
-    float sum = part[0];
-    for (int s = 1; s < slices; ++s) sum += part[s * plane];
-    float* out = p.c + std::size_t(row) * p.ldc + col;
-    *out = scale_output(p.alpha, p.beta, sum, out);
-  }
+  if (p.partials) add_slices_if_last(p, at, kRows, kFewRowsAxpyColumns);
 }
 
 template <int kRows>
@@ -286,10 +338,11 @@ void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partia
   args.column_blocks = int((g.n + plan.columns - 1) / plan.columns);
   args.partials = plan.slices > 1 ? partials : nullptr;
   args.ld_partial = (g.n + 3) / 4 * 4;
+  args.counters = plan.slices > 1 ? reinterpret_cast<unsigned*>(reinterpret_cast<char*>(partials) +
+                                                                few_rows_counters_offset(shape, plan))
+                                  : nullptr;
+  args.slices = plan.slices;
   launch_for_rows(args, plan, g.stream);
-  if (plan.slices == 1) return;
-  add_slices<<<4 * multiprocessor_count(), 256, 0, g.stream>>>(args, plan.slices);
-  MC_CHECK_LAUNCH();
 }
 
 std::string few_rows_choose(const DeviceGemm& g) { return few_rows_name(few_rows_plan_here(shape_of(g))); }

@@ -31,7 +31,7 @@ constexpr std::int64_t kFewRowsSmemBytes = 48 * 1024;
 // A slice of K is a whole number of the unit a warp reads in one step (32 lanes x 4 floats).
 constexpr std::int64_t kFewRowsKUnit = 128;
 // Splitting K for parallelism keeps a slice at least this many k per row of C: each slice writes an M x N plane of
-// partial sums that the adding kernel reads back, 2·M·N floats against the slice's slice_k·N floats of B, so the
+// partial sums that the tile's last block reads back, 2·M·N floats against the slice's slice_k·N floats of B, so the
 // partial sums stay within an eighth of B's traffic, where A's share in shared memory does not force shorter slices
 // (bench/NOTES.md, "A short C takes 64-row tiles; few rows on DeepBench's narrow products").
 constexpr std::int64_t kFewRowsSliceKPerRow = 16;
@@ -45,7 +45,7 @@ struct FewRowsPlan {
   bool b_k_contiguous;  // B stored N x K: lanes run along K and a warp's sums are reduced across lanes
   int columns;          // columns of C per block
   int slice_k;          // K per block, a multiple of kFewRowsKUnit
-  int slices;           // blocks along K; above 1 their partial sums go to scratch and a second kernel adds them
+  int slices;           // blocks along K; above 1 their partial sums go to scratch, added by each tile's last block
 };
 
 // The most rows a fast row sends to the few-rows kernels: `row_default`, or what the variable's value (nullptr when
@@ -92,9 +92,18 @@ inline std::string few_rows_name(const FewRowsPlan& p) {
          std::to_string(p.slices) + (p.slices == 1 ? " slice" : " slices") + " of K " + std::to_string(p.slice_k);
 }
 
-// The partial sums of a split plan: one m x n plane per slice, rows rounded to 4 floats.
+// Where a split plan's tile counters start in its scratch: after the partial sums, one m x n plane per slice, rows
+// rounded to 4 floats.
+inline std::size_t few_rows_counters_offset(const GemmShape& s, const FewRowsPlan& p) {
+  return std::size_t(p.slices) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4;
+}
+
+// The scratch of a split plan: the partial sums and a counter per tile (row chunk by column block) that the tile's
+// slices count their finishing on; it must start at zero, and each run leaves it so. None for one slice.
 inline std::size_t few_rows_partial_bytes(const GemmShape& s, const FewRowsPlan& p) {
-  return p.slices == 1 ? 0 : std::size_t(p.slices) * std::size_t(s.m) * std::size_t((s.n + 3) / 4 * 4) * 4;
+  if (p.slices == 1) return 0;
+  const std::size_t tiles = std::size_t(p.row_chunks) * std::size_t((s.n + p.columns - 1) / p.columns);
+  return few_rows_counters_offset(s, p) + tiles * sizeof(unsigned);
 }
 
 // The plan on the selected GPU.
@@ -105,7 +114,8 @@ std::size_t few_rows_scratch_bytes(const GemmShape& s, int row_default);
 // The choice at upload of a row that takes the path (GpuKernelSpec::choosing_with): the name of the plan here.
 std::string few_rows_choose(const DeviceGemm& g);
 
-// C = alpha op(A) op(B) + beta C in FP32 for g.m <= kFewRowsMaxM; `partials` as few_rows_partial_bytes asks for.
+// C = alpha op(A) op(B) + beta C in FP32 for g.m <= kFewRowsMaxM; `partials` as few_rows_partial_bytes asks for, its
+// counters at zero (the workspace's scratch starts zeroed).
 void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity);
 
 }  // namespace matcompare::gpu
