@@ -100,11 +100,11 @@ __device__ __forceinline__ void store(const Args& p, int slice, int row, int col
 // partial sums in slice order (the order of the kernel that did this before) and writes C; its counter wraps to 0.
 // `columns`: the tile's width.
 __device__ void add_slices_if_last(const Args& p, const BlockSlice& at, int rows, int columns) {
-  __shared__ bool last;
   __threadfence();  // this thread's partial sums reach L2 before the count that announces them
   __syncthreads();
-  if (threadIdx.x == 0) last = atomicInc(p.counters + at.tile, unsigned(p.slices - 1)) == unsigned(p.slices - 1);
-  __syncthreads();
+  // Broadcast by the barrier, not a shared variable: A's share may fill the 48 KiB a launch gets without opting in.
+  const bool last = __syncthreads_or(threadIdx.x == 0 && atomicInc(p.counters + at.tile, unsigned(p.slices - 1)) ==
+                                                              unsigned(p.slices - 1));
   if (!last) return;
   __threadfence();
   const std::size_t plane = std::size_t(p.m) * p.ld_partial;
