@@ -175,7 +175,8 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
           .needs_compute_capability(90));
   gpu(every_layout(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
                             "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, "
-                            "big*small, small*big); up to 32 rows go to the FP32 few-rows kernel")),
+                            "big*small, small*big); up to 32 rows go to the FP32 few-rows kernel, products bound by the "
+                            "operands' bytes to FP32 SIMT")),
       kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
           .with_scratch(GPU_SCRATCH(split_scratch_bytes))
           .choosing_with(GPU_LAUNCH(choose_tensor_core_3xtf32))
