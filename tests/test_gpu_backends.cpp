@@ -113,17 +113,6 @@ struct FewRowsSet : matcompare_test::ScopedVariable {
   explicit FewRowsSet(const char* value) : ScopedVariable(gpu::kFewRowsVariable, value) {}
 };
 
-// The few-rows kernels compute in FP32 in every fast row: held to FP32's bound whatever the row's precision.
-void check_fp32_accurate(const Backend& backend, const GemmShape& shape) {
-  for (const matcompare_test::Scaling scaling : {matcompare_test::Scaling{0.5f, 2.0f}, {1.0f, 0.0f}, {-1.5f, 0.0f}})
-    matcompare_test::check_gemm_against_reference(
-        backend.info().name, Precision::fp32,
-        [&](float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) {
-          backend.gemm(alpha, a, b, beta, c, shape.layout);
-        },
-        shape, scaling);
-}
-
 std::string kernel_for(const Backend& backend, const GemmShape& shape) {
   auto ws = backend.prepare(shape);
   ws->upload(MatrixF::random(stored_a_rows(shape), stored_a_cols(shape), 3),
@@ -231,18 +220,24 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
   for (const char* name : {"gpu/simt-tuned", "gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
     SUBCASE(name) {
       const Backend& backend = find_backend(name);
-      const int row_default =
-          (std::string(name) == "gpu/tensor-core-tf32-ws" ? gpu::kFewRowsTf32 : gpu::kFewRowsFp32).rows;
+      const int row_default = std::string(name) == "gpu/tensor-core-tf32-ws" ? gpu::kFewRowsTf32Rows
+                                                                              : gpu::kFewRowsFp32Rows;
       const FewRowsSet all("64");  // every shape below, in every row
       int split = 0, chunked = 0;
       for (Layout layout : matcompare_test::all_layouts())
         for (GemmShape shape : shapes) {
           shape.layout = layout;
-          REQUIRE(gpu::few_rows_takes(shape, {0, 0}));
-          REQUIRE_FALSE(gpu::few_rows_turns(shape, {0, 0}));
+          REQUIRE(gpu::few_rows_takes(shape, 0));
           split += gpu::few_rows_plan_here(shape).slices > 1;
           chunked += gpu::few_rows_plan_here(shape).row_chunks > 1;
-          check_fp32_accurate(backend, shape);
+          for (const matcompare_test::Scaling scaling :
+               {matcompare_test::Scaling{0.5f, 2.0f}, {1.0f, 0.0f}, {-1.5f, 0.0f}})
+            matcompare_test::check_gemm_against_reference(
+                name, Precision::fp32,
+                [&](float alpha, const MatrixF& a, const MatrixF& b, float beta, MatrixF& c) {
+                  backend.gemm(alpha, a, b, beta, c, shape.layout);
+                },
+                shape, scaling);
         }
       CHECK(split >= 16);
       CHECK(chunked == 12);
@@ -272,45 +267,6 @@ TEST_CASE("the few-rows kernels: every layout, 1 to 64 rows, K whole or split, F
   }
 }
 
-// A C of few columns and many rows goes to the same kernels turned around (C^T = op(B)^T op(A)^T), written to C
-// transposed: every layout (the roles of A and B swap, and with them the dot and axpy kernels), one chunk of C^T's rows
-// or several, K whole or split, alpha and beta; repeatable; each row's default and the kernel named in the result.
-TEST_CASE("the few-rows kernels turned around for a C of few columns: every layout, split or not, FP32-accurate") {
-  const std::vector<GemmShape> shapes{{300, 1, 7},     {65, 2, 4099}, {1000, 33, 999}, {4097, 48, 300},
-                                      {129, 17, 20000}, {700, 35, 2048}, {2000, 64, 129}};
-  for (const char* name : {"gpu/simt-tuned", "gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
-    SUBCASE(name) {
-      const Backend& backend = find_backend(name);
-      const gpu::FewRowsLimits limits =
-          std::string(name) == "gpu/tensor-core-tf32-ws" ? gpu::kFewRowsTf32 : gpu::kFewRowsFp32;
-      const FewRowsSet all("64");  // every shape below, in every row
-      int split = 0, chunked = 0;
-      for (Layout layout : matcompare_test::all_layouts())
-        for (GemmShape shape : shapes) {
-          shape.layout = layout;
-          REQUIRE(gpu::few_rows_turns(shape, {0, 0}));
-          const gpu::FewRowsPlan plan = gpu::few_rows_plan_here(gpu::few_columns_shape(shape));
-          split += plan.slices > 1;
-          chunked += plan.row_chunks > 1;
-          check_fp32_accurate(backend, shape);
-        }
-      CHECK(split >= 12);
-      CHECK(chunked >= 12);
-      for (Layout layout : matcompare_test::all_layouts())
-        matcompare_test::check_repeatable(backend, {700, 35, 2048, layout});
-      CHECK(kernel_for(backend, {700, 35, 2048, Layout::nn}).rfind("few-rows dot 16 rows x 3, ", 0) == 0);
-      CHECK(kernel_for(backend, {700, 35, 2048, Layout::tn}).rfind("few-rows axpy 16 rows x 3, ", 0) == 0);
-      const FewRowsSet defaults("");
-      for (const auto& [shape, turned] : std::vector<std::pair<GemmShape, bool>>{
-               {{1000, limits.columns, 999}, true}, {{1000, limits.columns + 1, 999}, false}}) {
-        const std::string kernel = kernel_for(backend, shape);
-        INFO(to_string(shape), ": ", kernel);
-        CHECK((kernel.find(" on C^T") != std::string::npos) == turned);
-      }
-    }
-  }
-}
-
 // 3xTF32 runs its three passes where arithmetic decides and hands products bound by their operands' bytes to FP32
 // SIMT (three_pass_choice.hpp), saying so in the result; either way FP32-accurate.
 TEST_CASE("gpu/tensor-core-3xtf32 takes FP32 SIMT where its split operands' bytes would decide, and says so") {
@@ -319,7 +275,7 @@ TEST_CASE("gpu/tensor-core-3xtf32 takes FP32 SIMT where its split operands' byte
   for (Layout layout : matcompare_test::all_layouts()) {
     INFO(to_string(layout));
     for (const GemmShape shape : {GemmShape{64, 4096, 4096, layout}, GemmShape{4096, 64, 4096, layout},
-                                  GemmShape{1500, 128, 1280, layout}}) {
+                                  GemmShape{700, 35, 2048, layout}}) {
       const std::string kernel = kernel_for(three, shape);
       INFO(to_string(shape), ": ", kernel);
       CHECK(kernel.rfind("gpu/simt-tuned ", 0) == 0);

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <string>
-#include <utility>
 
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/hopper/three_pass_choice.hpp"
@@ -263,16 +262,6 @@ TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memor
   CHECK(axpy_plan(1, 64, 1216) == "few-rows axpy 1 rows, 5 slices of K 256");      // at most 1216 / 128 slices
   CHECK(axpy_plan(64, 512, 4096) == "few-rows axpy 16 rows x 4, 6 slices of K 768");  // A's share bounds the slice
   CHECK(plan(64, 4096, 4096) == "few-rows dot 16 rows x 4, 6 slices of K 768");  // 512 blocks a slice
-  // A C of few columns turned around: C^T's A is op(B)^T, its B op(A)^T, each transposed where it was not.
-  const std::pair<Layout, Layout> turned[] = {
-      {Layout::nn, Layout::tt}, {Layout::nt, Layout::nt}, {Layout::tn, Layout::tn}, {Layout::tt, Layout::nn}};
-  for (const auto& [layout, expected] : turned) {
-    const GemmShape t = gpu::few_columns_shape({700, 35, 2048, layout});
-    CHECK(t.m == 35);
-    CHECK(t.n == 700);
-    CHECK(t.k == 2048);
-    CHECK(t.layout == expected);
-  }
   CHECK(gpu::few_rows_limit(nullptr, 8) == 8);
   CHECK(gpu::few_rows_limit("", 8) == 8);
   CHECK(gpu::few_rows_limit("0", 8) == 0);

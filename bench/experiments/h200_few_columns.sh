@@ -2,7 +2,8 @@
 # Issue 30, 2026-11-28 (fifth session): a C of few columns through the few-rows kernels turned around (C^T;
 # bench/NOTES.md, "A C of few columns turned around"). The build and the whole CTest suite; memcheck and racecheck on
 # the turned kernels in every layout; deepbench-inference-device; bench/shapes/few_columns_crossover.txt with the path
-# at its defaults and off (MATCOMPARE_FEW_ROWS=0).
+# at its defaults and off (MATCOMPARE_FEW_ROWS=0). Tried and not kept: the turned kernels were slower everywhere; the
+# change is bench/experiments/few_columns_turned_around.patch (apply it to 4b4ccf8~1 to run this again).
 # Usage (device tool, .whl/ and .vendors/ carried): h200_few_columns.sh OUT COMMIT
 set -uo pipefail
 out=$1 commit=$2

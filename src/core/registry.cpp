@@ -153,7 +153,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "k across idle slots; B stored transposed is copied KxN first from 512 rows of C on, else a "
                             "transposed operand goes through registers where its tile needs; "
                             "up to 32 rows (decode) go to a few-rows kernel that streams B once, K split across "
-                            "blocks, and up to 48 columns to it turned around (C^T); few tiles and deep K split K")),
+                            "blocks; few tiles and deep K split K")),
       kernel(GPU_LAUNCH(launch_simt_tuned))
           .with_scratch(GPU_SCRATCH(simt_tuned_scratch_bytes))
           .choosing_with(GPU_LAUNCH(choose_simt_tuned)));
@@ -167,7 +167,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), "
                             "two consumer warpgroups with double-buffered fragments, grouped tile order; the tile that "
                             "fills the last wave best, split K while tiles are fewer than SMs; A stored transposed is "
-                            "copied K-major first; up to 4 rows (or columns, C^T) go to the FP32 few-rows kernel",
+                            "copied K-major first; up to 4 rows go to the FP32 few-rows kernel",
                             Precision::tf32)),
       kernel(GPU_LAUNCH(launch_tensor_core_tf32_ws))
           .with_scratch(GPU_SCRATCH(tf32_scratch_bytes))
@@ -175,7 +175,7 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
           .needs_compute_capability(90));
   gpu(every_layout(describe("gpu/tensor-core-3xtf32", "beyond the seeds (after gpu/tensor-core-tf32-ws)",
                             "FP32 accuracy on TF32 tensor cores: big and small TF32 parts, three passes (big*big, "
-                            "big*small, small*big); up to 32 rows or 48 columns go to the FP32 few-rows kernel, products bound by the "
+                            "big*small, small*big); up to 32 rows go to the FP32 few-rows kernel, products bound by the "
                             "operands' bytes to FP32 SIMT")),
       kernel(GPU_LAUNCH(launch_tensor_core_3xtf32))
           .with_scratch(GPU_SCRATCH(split_scratch_bytes))

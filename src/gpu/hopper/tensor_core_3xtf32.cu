@@ -77,7 +77,7 @@ bool simt_takes(const GemmShape& s) {
 
 KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape, kFewRowsFp32)) return {few_rows_choose(g, kFewRowsFp32) + " (FP32)"};
+  if (few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g) + " (FP32)"};
   if (g.k < kMinTensorDepth) return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel};
   if (simt_takes(shape)) {
     const ThreePassEstimate e = estimate_three_passes(shape, rates_here());
@@ -90,7 +90,8 @@ KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
 
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape, kFewRowsFp32)) return launch_few_rows(g, kFewRowsFp32);
+  if (few_rows_takes(shape, kFewRowsFp32Rows))
+    return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   if (simt_takes(shape)) return launch_simt_tuned(g);
   const int a_rows = split_rows(g.m), b_rows = split_rows(g.n);
   float* a_split = static_cast<float*>(g.scratch);
@@ -112,7 +113,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
 }
 
 std::size_t split_scratch_bytes(const GemmShape& s) {
-  if (few_rows_takes(s, kFewRowsFp32)) return few_rows_scratch_bytes(s, kFewRowsFp32);
+  if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
   if (simt_takes(s)) return simt_tuned_scratch_bytes(s);
   return split_part_bytes(s.m, s) + split_part_bytes(s.n, s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }

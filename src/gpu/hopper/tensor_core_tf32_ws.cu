@@ -434,7 +434,7 @@ Tf32Plan tf32_plan_here(const GemmShape& s) {
 }
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
-  if (few_rows_takes(s, kFewRowsTf32)) return few_rows_scratch_bytes(s, kFewRowsTf32);
+  if (few_rows_takes(s, kFewRowsTf32Rows)) return few_rows_scratch_bytes(s, kFewRowsTf32Rows);
   return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
@@ -459,14 +459,15 @@ void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Opera
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (few_rows_takes(shape, kFewRowsTf32)) return {few_rows_choose(g, kFewRowsTf32) + " (FP32)"};
+  if (few_rows_takes(shape, kFewRowsTf32Rows)) return {few_rows_choose(g) + " (FP32)"};
   return {"TF32 " + tf32_plan_name(tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   float* scratch = static_cast<float*>(g.scratch);
-  if (few_rows_takes(shape, kFewRowsTf32)) return launch_few_rows(g, kFewRowsTf32);
+  if (few_rows_takes(shape, kFewRowsTf32Rows))
+    return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
   const Tf32Plan plan = tf32_plan_here(shape);
   if (!g.a_transposed)
     return launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {g.a, g.m, g.lda, 0}, plan, scratch, g.scratch_bytes);

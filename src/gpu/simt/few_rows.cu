@@ -9,8 +9,6 @@
 // (y = x·Wᵀ) is read along K, one warp per 4 columns, and each warp's sums are reduced across its lanes; B stored
 // K x N is read along N, lanes owning 4 columns each and the block's warps splitting the slice. FP32 throughout: the
 // rows that are TF32 (or 3xTF32) elsewhere lose nothing at a memory-bound shape by computing in FP32 here.
-// A C of few columns (and many rows) is the same work turned around: C^T = op(B)^T op(A)^T has few rows, its A is
-// op(B)^T and its B op(A)^T, both read where they lie, and the kernels write C^T's element (i, j) to C's (j, i).
 // A small product's time is its chain of memory round trips, not its bytes (bench/NOTES.md, "The few-rows kernels'
 // round trips"): each warp issues several steps of B's loads at once, the first before A's share is loaded.
 #include <climits>
@@ -45,13 +43,7 @@ struct Args {
   int ld_partial;
   unsigned* counters;  // with several slices: per tile, how many of its slices have finished (0 between runs)
   int slices;
-  bool c_transposed;  // the product run is C^T: its (row, col) is C's (col, row)
 };
-
-// Where the product's element (row, col) goes in C.
-__device__ __forceinline__ float* c_at(const Args& p, int row, int col) {
-  return p.c + (p.c_transposed ? std::size_t(col) * p.ldc + row : std::size_t(row) * p.ldc + col);
-}
 
 // The block's share of A: rows [row0, row0 + kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and
 // past K's padding (k_len, a multiple of 4, is what is left of K from k0).
@@ -99,7 +91,7 @@ __device__ __forceinline__ void store(const Args& p, int slice, int row, int col
   if (p.partials)
     p.partials[(std::size_t(slice) * p.m + row) * p.ld_partial + col] = sum;
   else {
-    float* out = c_at(p, row, col);
+    float* out = p.c + std::size_t(row) * p.ldc + col;
     *out = scale_output(p.alpha, p.beta, sum, out);
   }
 }
@@ -123,7 +115,7 @@ __device__ void add_slices_if_last(const Args& p, const BlockSlice& at, int rows
     const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
     float sum = __ldcg(part);  // from L2: other blocks wrote them
     for (int s = 1; s < p.slices; ++s) sum += __ldcg(part + s * plane);
-    float* out = c_at(p, row, col);
+    float* out = p.c + std::size_t(row) * p.ldc + col;
     *out = scale_output(p.alpha, p.beta, sum, out);
   }
 }
@@ -321,11 +313,9 @@ void launch_for_rows(const Args& args, const FewRowsPlan& plan, cudaStream_t str
   }
 }
 
-// The plan's kernel on g's product (C^T where c_transposed, g then describing C^T's operands); g.scratch holds the
-// partial sums.
-void launch_plan(const DeviceGemm& g, const FewRowsPlan& plan, bool c_transposed) {
-  float* partials = static_cast<float*>(g.scratch);
-  const std::size_t partial_capacity = g.scratch_bytes;
+}  // namespace
+
+void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity) {
   const GemmShape shape{g.m, g.n, g.k};
   if (g.m > plan.rows * plan.row_chunks || g.m <= plan.rows * (plan.row_chunks - 1) || plan.rows > kFewRowsChunk ||
       plan.slice_k % kFewRowsKUnit != 0 ||
@@ -352,44 +342,13 @@ void launch_plan(const DeviceGemm& g, const FewRowsPlan& plan, bool c_transposed
                                                                 few_rows_counters_offset(shape, plan))
                                   : nullptr;
   args.slices = plan.slices;
-  args.c_transposed = c_transposed;
   launch_for_rows(args, plan, g.stream);
 }
 
-// C^T's product as a DeviceGemm: its A is B (stored transposed where B is not), its B is A; C stays C.
-DeviceGemm turned_around(const DeviceGemm& g) {
-  DeviceGemm t = g;
-  t.m = g.n, t.n = g.m;
-  t.m_padded = g.n_padded, t.n_padded = (g.m_padded + 3) / 4 * 4;  // A stored K x M has its rows rounded to 4
-  t.a = g.b, t.lda = g.ldb, t.a_transposed = !g.b_transposed;
-  t.b = g.a, t.ldb = g.lda, t.b_transposed = !g.a_transposed;
-  return t;
-}
+std::string few_rows_choose(const DeviceGemm& g) { return few_rows_name(few_rows_plan_here(shape_of(g))); }
 
-}  // namespace
-
-void launch_few_rows(const DeviceGemm& g, FewRowsLimits defaults) {
-  const GemmShape shape = shape_of(g);
-  if (few_rows_turns(shape, defaults))
-    return launch_plan(turned_around(g), few_rows_plan_here(few_columns_shape(shape)), true);
-  launch_plan(g, few_rows_plan_here(shape), false);
-}
-
-
-std::string few_rows_choose(const DeviceGemm& g, FewRowsLimits defaults) {
-  const GemmShape shape = shape_of(g);
-  if (few_rows_turns(shape, defaults)) return few_rows_name(few_rows_plan_here(few_columns_shape(shape))) + " on C^T";
-  return few_rows_name(few_rows_plan_here(shape));
-}
-
-bool few_rows_takes(const GemmShape& s, FewRowsLimits defaults) {
-  const char* value = std::getenv(kFewRowsVariable);
-  return s.m <= few_rows_limit(value, defaults.rows) || s.n <= few_rows_limit(value, defaults.columns);
-}
-
-bool few_rows_turns(const GemmShape& s, FewRowsLimits defaults) {
-  const char* value = std::getenv(kFewRowsVariable);
-  return s.m > few_rows_limit(value, defaults.rows) && s.n <= few_rows_limit(value, defaults.columns);
+bool few_rows_takes(const GemmShape& s, int row_default) {
+  return s.m <= few_rows_limit(std::getenv(kFewRowsVariable), row_default);
 }
 
 FewRowsPlan few_rows_plan_here(const GemmShape& s) {
@@ -397,10 +356,8 @@ FewRowsPlan few_rows_plan_here(const GemmShape& s) {
   return few_rows_plan(s, std::int64_t(kBlocksPerSm) * multiprocessor_count());
 }
 
-std::size_t few_rows_scratch_bytes(const GemmShape& s, FewRowsLimits defaults) {
-  if (!few_rows_takes(s, defaults)) return 0;
-  const GemmShape run = few_rows_turns(s, defaults) ? few_columns_shape(s) : s;
-  return few_rows_partial_bytes(run, few_rows_plan_here(run));
+std::size_t few_rows_scratch_bytes(const GemmShape& s, int row_default) {
+  return few_rows_takes(s, row_default) ? few_rows_partial_bytes(s, few_rows_plan_here(s)) : 0;
 }
 
 }  // namespace matcompare::gpu

@@ -1,7 +1,6 @@
 #pragma once
 // The few-rows (decode) path of the fast FP32 and TF32 rows as plain C++: which shapes take it, how it splits K
-// across blocks, and the device scratch of its partial sums. The kernels are in few_rows.cu. A C of few columns takes
-// it too, turned around: C^T = op(B)^T op(A)^T has few rows, and the kernels write it to C transposed.
+// across blocks, and the device scratch of its partial sums. The kernels are in few_rows.cu.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -19,16 +18,11 @@ struct DeviceGemm;
 constexpr int kFewRowsMaxM = 64, kFewRowsChunk = 16;
 // How many rows each fast row sends to them by default: as long as they beat its tiled kernels on the H100
 // (bench/NOTES.md, "A few-rows kernel for decode"); TF32 tensor cores outrun FP32 arithmetic sooner. Past these,
-// the tiled kernels split K where their tiles are few. Columns: a C of up to 48 columns fills three chunks of C^T's
-// rows, where the narrowest tiled kernels (64 columns) leave more than a quarter of their arithmetic idle
-// (bench/NOTES.md, "A C of few columns turned around").
-struct FewRowsLimits {
-  int rows, columns;
-};
-constexpr FewRowsLimits kFewRowsFp32{32, 48};  // gpu/simt-tuned and gpu/tensor-core-3xtf32
-constexpr FewRowsLimits kFewRowsTf32{4, 4};    // gpu/tensor-core-tf32-ws
+// the tiled kernels split K where their tiles are few.
+constexpr int kFewRowsFp32Rows = 32;  // gpu/simt-tuned and gpu/tensor-core-3xtf32
+constexpr int kFewRowsTf32Rows = 4;   // gpu/tensor-core-tf32-ws
 // The environment variable that overrides those for every row: 0 turns the path off (the tiled kernels on the same
-// shapes), a number up to kFewRowsMaxM sets the most rows, and the most columns.
+// shapes), a number up to kFewRowsMaxM sets the most rows.
 constexpr const char* kFewRowsVariable = "MATCOMPARE_FEW_ROWS";
 
 // A block's share of A (the rows rounded up to a power of two, by a slice of K) is held in shared memory; this bounds
@@ -67,17 +61,8 @@ inline int few_rows_limit(const char* variable_value, int row_default) {
   return rows;
 }
 
-// The product the kernels run for a C of few columns: C^T = op(B)^T op(A)^T, N x M by K, whose A is op(B)^T (stored
-// transposed where B is not) and whose B is op(A)^T (stored transposed where A is not).
-inline GemmShape few_columns_shape(const GemmShape& s) {
-  const bool a_t = !b_transposed(s.layout), b_t = !a_transposed(s.layout);
-  return {s.n, s.m, s.k, a_t ? (b_t ? Layout::tt : Layout::tn) : (b_t ? Layout::nt : Layout::nn)};
-}
-
-// Whether a fast row with these defaults takes the path for this shape, and whether turned around (the variable read
-// now): its rows first, then its columns.
-bool few_rows_takes(const GemmShape& s, FewRowsLimits defaults);
-bool few_rows_turns(const GemmShape& s, FewRowsLimits defaults);
+// Whether a fast row whose default is `row_default` takes the few-rows path for this shape (the variable read now).
+bool few_rows_takes(const GemmShape& s, int row_default);
 
 // `blocks_wanted`: enough blocks to keep every SM streaming (a few per SM).
 inline FewRowsPlan few_rows_plan(const GemmShape& s, std::int64_t blocks_wanted) {
@@ -121,17 +106,16 @@ inline std::size_t few_rows_partial_bytes(const GemmShape& s, const FewRowsPlan&
   return few_rows_counters_offset(s, p) + tiles * sizeof(unsigned);
 }
 
-// The plan on the selected GPU for the product the kernels run (its rows at most kFewRowsMaxM).
+// The plan on the selected GPU.
 FewRowsPlan few_rows_plan_here(const GemmShape& s);
 // Scratch the path needs on the selected GPU for this shape: 0 when it does not take the shape.
-std::size_t few_rows_scratch_bytes(const GemmShape& s, FewRowsLimits defaults);
+std::size_t few_rows_scratch_bytes(const GemmShape& s, int row_default);
 
-// The choice at upload of a row that takes the path (GpuKernelSpec::choosing_with): the name of the plan here, and
-// "on C^T" where the product is turned around.
-std::string few_rows_choose(const DeviceGemm& g, FewRowsLimits defaults);
+// The choice at upload of a row that takes the path (GpuKernelSpec::choosing_with): the name of the plan here.
+std::string few_rows_choose(const DeviceGemm& g);
 
-// C = alpha op(A) op(B) + beta C in FP32 for a shape the path takes, its partial sums in g.scratch as
-// few_rows_scratch_bytes asks for, their counters at zero (the workspace's scratch starts zeroed).
-void launch_few_rows(const DeviceGemm& g, FewRowsLimits defaults);
+// C = alpha op(A) op(B) + beta C in FP32 for g.m <= kFewRowsMaxM; `partials` as few_rows_partial_bytes asks for, its
+// counters at zero (the workspace's scratch starts zeroed).
+void launch_few_rows(const DeviceGemm& g, const FewRowsPlan& plan, float* partials, std::size_t partial_capacity);
 
 }  // namespace matcompare::gpu

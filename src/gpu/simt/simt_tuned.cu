@@ -208,7 +208,7 @@ std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   for (const SimtVariant& v : simt_variants())
     parts = std::max(parts,
                      simt_scratch_bytes(schedule_here(v, kernel_shape, forced_slots), v.block_rows * v.block_cols));
-  return std::max(few_rows_scratch_bytes(shape, kFewRowsFp32), simt_copy_b_bytes(shape) + parts);
+  return std::max(few_rows_scratch_bytes(shape, kFewRowsFp32Rows), simt_copy_b_bytes(shape) + parts);
 }
 
 namespace {
@@ -222,7 +222,7 @@ bool forced_variant() {
 
 KernelChoice choose_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32)) return {few_rows_choose(g, kFewRowsFp32)};
+  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g)};
   const GemmShape kernel_shape = simt_kernel_shape(shape);
   const SimtChoice choice = current_choice(kernel_shape);
   const SimtVariant& v = named_variant(choice.variant);
@@ -234,7 +234,8 @@ KernelChoice choose_simt_tuned(const DeviceGemm& g) {
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
-  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32)) return launch_few_rows(g, kFewRowsFp32);
+  if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
+    return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   const GemmShape kernel_shape = simt_kernel_shape(shape);
   const SimtChoice choice = current_choice(kernel_shape);
   const SimtVariant& v = named_variant(choice.variant);
