@@ -88,7 +88,11 @@ int busy_threads(const matcompare_vendor_api& api) {
   }
   INFO(std::string(api.library), " busiest thread ", most, " ticks");
   CHECK(most >= 10);
-  return int(std::count_if(used.begin(), used.end(), [&](const auto& u) { return 2 * u.second >= most; }));
+  // A thread that works has a quarter of the busiest one's ticks at least. Not half: each thread of a team does its
+  // share, but where another process takes a core (CTest runs tests side by side on two), the one that finishes first
+  // waits at the team's barrier, spinning, and counts more; in one CI run at 8b379da cpu/libblis's second thread
+  // counted under half. An idle thread counts none.
+  return int(std::count_if(used.begin(), used.end(), [&](const auto& u) { return 4 * u.second >= most; }));
 }
 
 }  // namespace
