@@ -282,6 +282,7 @@ TEST_CASE("gpu/tensor-core-3xtf32 takes FP32 SIMT where its split operands' byte
       CHECK(kernel.find(" (three passes estimated ") != std::string::npos);
     }
     matcompare_test::check_against_reference(three, {64, 4096, 4096, layout}, {0.5f, 2.0f});
+    matcompare_test::check_against_reference(three, {700, 35, 2048, layout}, {0.5f, 2.0f});  // B copied KxN in NT, TT
     CHECK(kernel_for(three, {2048, 2048, 2048, layout}).rfind("3xTF32 ", 0) == 0);
   }
 }

@@ -215,7 +215,7 @@ TEST_CASE("3xTF32's three passes where arithmetic decides, FP32 SIMT where the o
       CHECK_FALSE_MESSAGE(gpu::three_passes_pay(s, rates), to_string(s));
   }
   // 64 rows: SIMT's arithmetic decides (2.1 GFLOP at 66.9 TFLOP/s, 32 us); the passes move 20 bytes per operand
-  // element, 16.8 M of them (100 us at 3352 GB/s), against their tensor work's 12 us.
+  // element, 17.0 M of them (102 us at 3352 GB/s), against their tensor work's 12 us.
   const gpu::ThreePassEstimate e = gpu::estimate_three_passes({64, 4096, 4096}, h100);
   CHECK(e.simt_s == doctest::Approx(2.0 * 64 * 4096 * 4096 / 66.9e12));
   CHECK(e.three_passes_s == doctest::Approx(20.0 * (64 + 4096) * 4096 / 3352e9 + 8.0 * 64 * 4096 / 3352e9));

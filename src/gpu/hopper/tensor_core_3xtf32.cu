@@ -62,7 +62,7 @@ void launch_split_k_major(const DeviceGemm& g, const float* src, int ld, int src
 }
 
 RooflineRates rates_here() {
-  const Peak peak = selected_device_peak();
+  const Peak& peak = selected_device_peak();
   return {peak.bandwidth_gbs * 1e9, peak.fp32_gflops * 1e9, peak.tf32_gflops * 1e9};
 }
 

@@ -99,8 +99,10 @@ class GpuWorkspace final : public Workspace {
         scratch_bytes_ = spec.scratch_bytes(s);
         if (scratch_bytes_) {
           MC_CUDA_CHECK(cudaMalloc(&scratch_, scratch_bytes_));
-          // Zeroed once: the few-rows kernels' tile counters start at zero, and each run leaves them so.
+          // Zeroed once: the few-rows kernels' tile counters start at zero, and each run leaves them so. The memset
+          // runs on the legacy stream, which the workspace's non-blocking stream does not wait for: wait here.
           MC_CUDA_CHECK(cudaMemset(scratch_, 0, scratch_bytes_));
+          MC_CUDA_CHECK(cudaDeviceSynchronize());
         }
       }
       MC_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

@@ -90,7 +90,7 @@ int multiprocessor_count() {
   return count;
 }
 
-Peak selected_device_peak() {
+const Peak& selected_device_peak() {
   // Read once per device: cudaGetDeviceProperties takes milliseconds, and the rows that choose by it launch often.
   static std::mutex mutex;
   static std::map<int, Peak> peaks;

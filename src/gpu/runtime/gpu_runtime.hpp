@@ -113,7 +113,7 @@ int compute_capability();
 // The selected GPU's number of SMs.
 int multiprocessor_count();
 
-// The selected GPU's peaks (gpu_peak of its properties), read once per device.
-Peak selected_device_peak();
+// The selected GPU's peaks (gpu_peak of its properties), read once per device; the reference stays valid.
+const Peak& selected_device_peak();
 
 }  // namespace matcompare::gpu

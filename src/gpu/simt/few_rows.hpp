@@ -99,7 +99,8 @@ inline std::size_t few_rows_counters_offset(const GemmShape& s, const FewRowsPla
 }
 
 // The scratch of a split plan: the partial sums and a counter per tile (row chunk by column block) that the tile's
-// slices count their finishing on; it must start at zero, and each run leaves it so. None for one slice.
+// slices count their finishing on; it must start at zero, and each run leaves it so, as long as the workspace's
+// scratch serves this path alone (MATCOMPARE_FEW_ROWS is set before a run, not during it). None for one slice.
 inline std::size_t few_rows_partial_bytes(const GemmShape& s, const FewRowsPlan& p) {
   if (p.slices == 1) return 0;
   const std::size_t tiles = std::size_t(p.row_chunks) * std::size_t((s.n + p.columns - 1) / p.columns);
