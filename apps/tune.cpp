@@ -3,6 +3,8 @@
 // three are tried again with other rasterization groups. The best variant of each block grid (tile size and
 // blocks per SM), up to three grids, becomes a candidate row of the tuning table (src/gpu/simt/simt_tuning_table.inc)
 // with its time, so that the backend can weigh wave quantization on other shapes; rows of other GPUs are kept.
+// With --m/--n/--k it probes instead: every variant that takes the layout, on each shape given, ranked beside the
+// table's own choice and the FP32 vendors; it prints and writes nothing else (a lab for shapes off the classes).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -57,6 +59,59 @@ std::vector<std::string> rows_of_other_gpus(const std::string& path, int compute
   return kept;
 }
 
+// A variant forced, or the table's choice with `choice` empty, measured on `problem`; one line printed.
+Trial run_choice(const Backend& tuned, const Problem& problem, const BenchmarkOptions& options,
+                 const gpu::SimtChoice& choice) {
+  gpu::force_simt_choice(choice);
+  const BenchmarkResult r = measure(tuned, problem, options);
+  gpu::force_simt_choice({});
+  Trial t;
+  t.choice = choice;
+  if (r.status == Status::ok)
+    t.ms = r.compute.median_ms;
+  else
+    t.failure = to_string(r.status) + ": " + r.reason;
+  const std::string name = choice.variant.empty() ? "the table's choice: " + r.kernel : describe(choice);
+  std::printf("  %-60s %s\n", name.c_str(), t.failure.empty() ? (std::to_string(t.ms) + " ms").c_str() : t.failure.c_str());
+  std::fflush(stdout);
+  return t;
+}
+
+// The probe (--m/--n/--k): per shape, the FP32 vendors, the table's choice and every variant that takes the layout
+// (the three fastest again with other groups), ranked against the fastest vendor.
+void probe(const std::vector<GemmShape>& shapes, const BenchmarkOptions& options) {
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  for (std::size_t i = 0; i < shapes.size(); ++i) {
+    const GemmShape& shape = shapes[i];
+    const Problem problem = make_problem(shape, 1.0f, 0.0f, 42 + i);
+    std::printf("%s %s\n", to_string(shape).c_str(), to_string(shape.layout).c_str());
+    double vendor_ms = std::numeric_limits<double>::infinity();
+    std::string vendor;
+    for (const char* name : {"gpu/cublas-fp32", "gpu/cublaslt-fp32"}) {
+      const Backend& b = find_backend(name);
+      if (!b.availability(shape.layout).available) continue;
+      const BenchmarkResult r = measure(b, problem, options);
+      if (r.status != Status::ok) continue;
+      std::printf("  %-60s %f ms\n", name, r.compute.median_ms);
+      if (r.compute.median_ms < vendor_ms) vendor_ms = r.compute.median_ms, vendor = name;
+    }
+    std::vector<Trial> trials{run_choice(tuned, problem, options, {})};
+    for (const gpu::SimtVariant& v : gpu::simt_variants())
+      if (v.takes(gpu::simt_kernel_shape(shape).layout)) trials.push_back(run_choice(tuned, problem, options, {v.name, 8}));
+    std::vector<Trial> ranked(trials.begin() + 1, trials.end());
+    std::sort(ranked.begin(), ranked.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
+    for (std::size_t top = 0; top < std::min<std::size_t>(3, ranked.size()); ++top)
+      for (int group : {1, 4, 16})
+        if (std::isfinite(ranked[top].ms)) trials.push_back(run_choice(tuned, problem, options, {ranked[top].choice.variant, group}));
+    std::sort(trials.begin(), trials.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
+    std::printf("%s %s ranked, x %s (%f ms):\n", to_string(shape).c_str(), to_string(shape.layout).c_str(),
+                vendor.empty() ? "no vendor" : vendor.c_str(), vendor_ms);
+    for (const Trial& t : trials)
+      if (std::isfinite(t.ms))
+        std::printf("  %6.3f  %s\n", vendor_ms / t.ms, t.choice.variant.empty() ? "the table's choice" : describe(t.choice).c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,6 +123,11 @@ int main(int argc, char** argv) {
   app.add_option("--table", table_path, "the tuning table to update (default: only print)");
   app.add_option("--device", device, "which GPU")->check(CLI::NonNegativeNumber);
   app.add_option("--min-time", min_time, "seconds of timed work per measurement")->check(CLI::Range(0.0, 60.0));
+  std::string m_text, n_text, k_text, layouts = "NN";
+  app.add_option("--m", m_text, "probe: rows of C (lists as matcompare's --m)");
+  app.add_option("--n", n_text, "probe: columns of C");
+  app.add_option("--k", k_text, "probe: the inner dimension");
+  app.add_option("--layout", layouts, "probe: layouts, comma-separated (NN, NT, TN, TT)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -75,14 +135,18 @@ int main(int argc, char** argv) {
     fail(e.what());
   }
 
+  const bool probing = !m_text.empty() || !n_text.empty() || !k_text.empty();
+  if (probing && !table_path.empty()) fail("--table goes with --sizes, not with a probe (--m/--n/--k)");
   std::vector<GemmShape> shapes;
   try {
-    shapes = parse_shapes(sizes_text, "", "", "");
+    shapes = probing ? with_layouts(parse_shapes(sizes_text, m_text, n_text, k_text), layouts)
+                     : parse_shapes(sizes_text, "", "", "");
   } catch (const std::exception& e) {
     fail(e.what());
   }
-  for (std::size_t i = 1; i < shapes.size(); ++i)
-    if (shapes[i].m <= shapes[i - 1].m) fail("--sizes must be ascending");
+  if (!probing)
+    for (std::size_t i = 1; i < shapes.size(); ++i)
+      if (shapes[i].m <= shapes[i - 1].m) fail("--sizes must be ascending");
   try {
     gpu::select_device(device);
   } catch (const std::exception& e) {
@@ -100,6 +164,10 @@ int main(int argc, char** argv) {
   BenchmarkOptions options;
   options.min_time_s = min_time;
   options.repetitions = 5;
+  if (probing) {
+    probe(shapes, options);
+    return 0;
+  }
   std::ostringstream table;
   table << "// Written by matcompare-tune (apps/tune.cpp); rows: {compute capability, largest M*N of the class, "
            "variant, group,\n// tuned square size, its median ms}; a class lists its best variant of each of up to "
@@ -108,20 +176,7 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmShape& shape = shapes[i];
     const Problem problem = make_problem(shape, 1.0f, 0.0f, 42 + i);
-    auto run = [&](const gpu::SimtChoice& choice) {
-      gpu::force_simt_choice(choice);
-      const BenchmarkResult r = measure(tuned, problem, options);
-      Trial t;
-      t.choice = choice;
-      if (r.status == Status::ok)
-        t.ms = r.compute.median_ms;
-      else
-        t.failure = to_string(r.status) + ": " + r.reason;
-      std::printf("  %-44s %s\n", describe(choice).c_str(),
-                  t.failure.empty() ? (std::to_string(t.ms) + " ms").c_str() : t.failure.c_str());
-      std::fflush(stdout);
-      return t;
-    };
+    auto run = [&](const gpu::SimtChoice& choice) { return run_choice(tuned, problem, options, choice); };
     const BenchmarkResult vendor_before = measure(cublas, problem, options);
     std::printf("%s: cuBLAS FP32 %.4f ms\n", to_string(shape).c_str(), vendor_before.compute.median_ms);
     std::vector<Trial> trials;
@@ -154,7 +209,6 @@ int main(int argc, char** argv) {
       own_rows.push_back(row);
     }
   }
-  gpu::force_simt_choice({});
 
   if (!table_path.empty()) {
     for (const std::string& r : rows_of_other_gpus(table_path, cc)) table << r << "\n";

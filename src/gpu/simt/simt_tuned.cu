@@ -21,6 +21,7 @@ namespace simt {
 std::vector<SimtVariant> row_a_variants();
 std::vector<SimtVariant> col_a_variants();
 std::vector<SimtVariant> every_layout_variants();
+std::vector<SimtVariant> short_c_variants();
 }  // namespace simt
 
 namespace {
@@ -47,6 +48,7 @@ const std::vector<SimtVariant>& simt_variants() {
     std::vector<SimtVariant> v = simt::row_a_variants();
     for (auto& x : simt::col_a_variants()) v.push_back(std::move(x));
     for (auto& x : simt::every_layout_variants()) v.push_back(std::move(x));
+    for (auto& x : simt::short_c_variants()) v.push_back(std::move(x));
     return v;
   }();
   return all;
