@@ -4,7 +4,8 @@
 // blocks per SM), up to three grids, becomes a candidate row of the tuning table (src/gpu/simt/simt_tuning_table.inc)
 // with its time, so that the backend can weigh wave quantization on other shapes; rows of other GPUs are kept.
 // With --m/--n/--k it probes instead: every variant that takes the layout, on each shape given, ranked beside the
-// table's own choice and the FP32 vendors; it prints and writes nothing else (a lab for shapes off the classes).
+// table's own choice and the FP32 vendors (a lab for shapes off the classes); with --short-class, on one shape of at
+// most kShortRows rows, its best variants become the short-C class's rows, which --table writes, keeping the rest.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
@@ -49,14 +50,55 @@ std::string block_grid(const std::string& variant_name) {
   return variant_name;
 }
 
-// The table's rows for other GPUs, verbatim.
-std::vector<std::string> rows_of_other_gpus(const std::string& path, int compute_capability) {
+// The table's rows that a run does not replace, verbatim: those of other GPUs, and this GPU's rows of the short-C
+// class (a --sizes run) or of the other classes (a --short-class run).
+std::vector<std::string> rows_kept(const std::string& path, int compute_capability, bool replacing_short_class) {
   std::vector<std::string> kept;
   std::ifstream in(path);
   const std::string own = "{" + std::to_string(compute_capability) + ",";
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("{", 0) == 0 && line.rfind(own, 0) != 0) kept.push_back(line);
+  const std::string own_short = own + " " + std::to_string(gpu::kShortCClass) + ",";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("{", 0) != 0) continue;
+    const bool short_class = line.rfind(own_short, 0) == 0;
+    if (line.rfind(own, 0) != 0 || short_class != replacing_short_class) kept.push_back(line);
+  }
   return kept;
+}
+
+// The rows of one class (bound `bound`) from its trials, fastest first: the best variant of each of up to three block
+// grids, with its time on `shape`.
+std::vector<std::string> class_rows(const std::vector<Trial>& trials, int cc, std::int64_t bound, const GemmShape& shape,
+                                    const std::string& gpu_name, const std::string& vendor, double vendor_ms) {
+  std::vector<std::string> rows, grids_taken;
+  for (const Trial& t : trials) {
+    if (!std::isfinite(t.ms) || t.choice.variant.empty() || grids_taken.size() == 3) continue;
+    const std::string grid = block_grid(t.choice.variant);
+    if (std::find(grids_taken.begin(), grids_taken.end(), grid) != grids_taken.end()) continue;
+    grids_taken.push_back(grid);
+    char row[400];
+    std::snprintf(row, sizeof row, "{%d, %lld, \"%s\", %d, {%lld, %lld, %lld}, %.4f},  // %s %s %s: x %s %.3f", cc,
+                  static_cast<long long>(bound), t.choice.variant.c_str(), t.choice.group,
+                  static_cast<long long>(shape.m), static_cast<long long>(shape.n), static_cast<long long>(shape.k),
+                  t.ms, gpu_name.c_str(), to_string(GemmShape{shape.m, shape.n, shape.k}).c_str(),
+                  to_string(shape.layout).c_str(), vendor.c_str(), vendor_ms / t.ms);
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// Writes the table at `path`: its header, the rows kept, then `own_rows`.
+void write_table(const std::string& path, int cc, bool short_class, const std::vector<std::string>& own_rows) {
+  std::ostringstream table;
+  table << "// Written by matcompare-tune (apps/tune.cpp); rows: {compute capability, largest M*N of the class (0: the "
+           "short-C\n// class), variant, group, tuned shape {M, N, K}, its median ms}; a class lists its best variant "
+           "of each of up to three\n// block grids.\n";
+  for (const std::string& r : rows_kept(path, cc, short_class)) table << r << "\n";
+  for (const std::string& r : own_rows) table << r << "\n";
+  try {
+    OutputFile(path).commit(table.str());
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
 }
 
 // A variant forced, or the table's choice with `choice` empty, measured on `problem`; one line printed.
@@ -77,10 +119,17 @@ Trial run_choice(const Backend& tuned, const Problem& problem, const BenchmarkOp
   return t;
 }
 
+struct Probed {
+  std::vector<Trial> trials;  // fastest first; the table's own choice has an empty variant
+  std::string vendor;         // the fastest FP32 vendor, "" where none ran
+  double vendor_ms = std::numeric_limits<double>::infinity();
+};
+
 // The probe (--m/--n/--k): per shape, the FP32 vendors, the table's choice and every variant that takes the layout
 // (the three fastest again with other groups), ranked against the fastest vendor.
-void probe(const std::vector<GemmShape>& shapes, const BenchmarkOptions& options) {
+std::vector<Probed> probe(const std::vector<GemmShape>& shapes, const BenchmarkOptions& options) {
   const Backend& tuned = find_backend("gpu/simt-tuned");
+  std::vector<Probed> all;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmShape& shape = shapes[i];
     const Problem problem = make_problem(shape, 1.0f, 0.0f, 42 + i);
@@ -109,7 +158,9 @@ void probe(const std::vector<GemmShape>& shapes, const BenchmarkOptions& options
     for (const Trial& t : trials)
       if (std::isfinite(t.ms))
         std::printf("  %6.3f  %s\n", vendor_ms / t.ms, t.choice.variant.empty() ? "the table's choice" : describe(t.choice).c_str());
+    all.push_back({trials, vendor, vendor_ms});
   }
+  return all;
 }
 
 }  // namespace
@@ -128,6 +179,9 @@ int main(int argc, char** argv) {
   app.add_option("--n", n_text, "probe: columns of C");
   app.add_option("--k", k_text, "probe: the inner dimension");
   app.add_option("--layout", layouts, "probe: layouts, comma-separated (NN, NT, TN, TT)");
+  bool short_class = false;
+  app.add_flag("--short-class", short_class,
+               "probe one shape of at most 64 rows and make its best variants the short-C class's rows");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -136,7 +190,9 @@ int main(int argc, char** argv) {
   }
 
   const bool probing = !m_text.empty() || !n_text.empty() || !k_text.empty();
-  if (probing && !table_path.empty()) fail("--table goes with --sizes, not with a probe (--m/--n/--k)");
+  if (probing && !short_class && !table_path.empty())
+    fail("--table goes with --sizes or --short-class, not with a probe alone (--m/--n/--k)");
+  if (short_class && !probing) fail("--short-class needs its shape (--m/--n/--k)");
   std::vector<GemmShape> shapes;
   try {
     shapes = probing ? with_layouts(parse_shapes(sizes_text, m_text, n_text, k_text), layouts)
@@ -147,6 +203,8 @@ int main(int argc, char** argv) {
   if (!probing)
     for (std::size_t i = 1; i < shapes.size(); ++i)
       if (shapes[i].m <= shapes[i - 1].m) fail("--sizes must be ascending");
+  if (short_class && (shapes.size() != 1 || shapes[0].m > gpu::kShortRows))
+    fail("--short-class takes one shape of at most " + std::to_string(gpu::kShortRows) + " rows in one layout");
   try {
     gpu::select_device(device);
   } catch (const std::exception& e) {
@@ -165,13 +223,15 @@ int main(int argc, char** argv) {
   options.min_time_s = min_time;
   options.repetitions = 5;
   if (probing) {
-    probe(shapes, options);
+    const std::vector<Probed> probed = probe(shapes, options);
+    if (!short_class) return 0;
+    const std::vector<std::string> rows = class_rows(probed[0].trials, cc, gpu::kShortCClass, shapes[0], gpu_name,
+                                                     probed[0].vendor, probed[0].vendor_ms);
+    if (rows.empty()) fail("no variant ran on " + to_string(shapes[0]));
+    if (!table_path.empty()) write_table(table_path, cc, true, rows);
+    for (const std::string& r : rows) std::printf("%s\n", r.c_str());
     return 0;
   }
-  std::ostringstream table;
-  table << "// Written by matcompare-tune (apps/tune.cpp); rows: {compute capability, largest M*N of the class, "
-           "variant, group,\n// tuned square size, its median ms}; a class lists its best variant of each of up to "
-           "three block grids.\n";
   std::vector<std::string> own_rows;
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmShape& shape = shapes[i];
@@ -195,30 +255,11 @@ int main(int argc, char** argv) {
                 vendor_after.compute.median_ms, vendor_ms / trials.front().ms);
     // Classes meet halfway (geometrically) between the tuned sizes.
     const std::int64_t bound = i + 1 < shapes.size() ? shape.m * shapes[i + 1].m : std::numeric_limits<std::int64_t>::max();
-    std::vector<std::string> grids_taken;
-    for (const Trial& t : trials) {
-      if (!std::isfinite(t.ms) || grids_taken.size() == 3) break;
-      const std::string grid = block_grid(t.choice.variant);
-      if (std::find(grids_taken.begin(), grids_taken.end(), grid) != grids_taken.end()) continue;
-      grids_taken.push_back(grid);
-      char row[320];
-      std::snprintf(row, sizeof row, "{%d, %lld, \"%s\", %d, %lld, %.4f},  // %s %s: x cuBLAS FP32 %.3f", cc,
-                    static_cast<long long>(bound), t.choice.variant.c_str(), t.choice.group,
-                    static_cast<long long>(shape.m), t.ms, gpu_name.c_str(), to_string(shape).c_str(),
-                    vendor_ms / t.ms);
-      own_rows.push_back(row);
-    }
+    for (const std::string& r : class_rows(trials, cc, bound, shape, gpu_name, "cuBLAS FP32", vendor_ms))
+      own_rows.push_back(r);
   }
 
-  if (!table_path.empty()) {
-    for (const std::string& r : rows_of_other_gpus(table_path, cc)) table << r << "\n";
-    for (const std::string& r : own_rows) table << r << "\n";
-    try {
-      OutputFile(table_path).commit(table.str());
-    } catch (const std::exception& e) {
-      fail(e.what());
-    }
-  }
+  if (!table_path.empty()) write_table(table_path, cc, false, own_rows);
   for (const std::string& r : own_rows) std::printf("%s\n", r.c_str());
   return 0;
 }

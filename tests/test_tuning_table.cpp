@@ -36,7 +36,10 @@ TEST_CASE("every row of the tuning table names a variant this build has") {
       if (v.name == row.variant)
         for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) CHECK(v.takes(layout));
     CHECK(row.group >= 1);
-    CHECK(row.tuned_size >= 1);
+    CHECK(row.tuned.m >= 1);
+    CHECK(row.tuned.n >= 1);
+    CHECK(row.tuned.k >= 1);
+    if (row.max_mn == gpu::kShortCClass) CHECK(row.tuned.m <= gpu::kShortRows);
     CHECK(row.tuned_ms > 0);
   }
 }
@@ -59,7 +62,7 @@ TEST_CASE("the table's classes cover every shape, and an unknown GPU gets the de
 TEST_CASE("in every layout the choice is a variant built for that layout, the default where no candidate is") {
   for (const gpu::SimtTableRow& row : gpu::simt_table())
     for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) {
-      const GemmShape shape{row.tuned_size, row.tuned_size, row.tuned_size, layout};
+      const GemmShape shape{row.tuned.m, row.tuned.n, row.tuned.k, layout};
       const gpu::SimtChoice choice = gpu::simt_choice(gpu::simt_table(), hopper_like(), shape);
       bool takes = false;
       for (const gpu::SimtVariant& v : gpu::simt_variants())
@@ -67,7 +70,7 @@ TEST_CASE("in every layout the choice is a variant built for that layout, the de
       CHECK_MESSAGE(takes, choice.variant, " for ", to_string(shape));
     }
   // A table of NN-only candidates leaves the other layouts to the default, which takes them all.
-  const std::vector<gpu::SimtTableRow> nn_only = {{90, 1 << 30, "256x128x16_w64x64_l4x8_s3_colA_b1", 8, 4096, 2.7}};
+  const std::vector<gpu::SimtTableRow> nn_only = {{90, 1 << 30, "256x128x16_w64x64_l4x8_s3_colA_b1", 8, {4096, 4096, 4096}, 2.7}};
   CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096}).variant == "256x128x16_w64x64_l4x8_s3_colA_b1");
   CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096, Layout::tn}).variant == k128x128);
 }
@@ -166,9 +169,9 @@ TEST_CASE("a schedule splits K where the tiles fill at most half the slots, K is
 
 TEST_CASE("the choice follows the tuned times on the tuned shape and the waves elsewhere") {
   const std::vector<gpu::SimtTableRow> table = {
-      {90, 1000, k128x128, 4, 16, 0.001},
-      {90, INT64_MAX, k256x128, 1, 4096, 2.80},
-      {90, INT64_MAX, k128x128, 8, 4096, 2.95},
+      {90, 1000, k128x128, 4, {16, 16, 16}, 0.001},
+      {90, INT64_MAX, k256x128, 1, {4096, 4096, 4096}, 2.80},
+      {90, INT64_MAX, k128x128, 8, {4096, 4096, 4096}, 2.95},
   };
   const gpu::SimtChoice square = gpu::simt_choice(table, hopper_like(), {4096, 4096, 4096});
   CHECK(square.variant == k256x128);
@@ -181,6 +184,27 @@ TEST_CASE("the choice follows the tuned times on the tuned shape and the waves e
   CHECK(gpu::simt_choice(table, hopper_like(), {10, 10, 10}).group == 4);
   CHECK(gpu::simt_choice(table, hopper_like(), {64, 128256, 4096}).group == 4);
   CHECK(gpu::simt_choice(table, hopper_like(), {65, 128256, 4096}).group != 4);
+}
+
+TEST_CASE("a C of at most kShortRows rows takes the short-C class, weighed on its tuned shape's rounds") {
+  constexpr const char* k64x256 = "64x256x16_w32x64_l4x8_s3_colA_b2";
+  constexpr const char* k64x128 = "64x128x16_w64x32_l8x4_s3_colA_b3";
+  const std::vector<gpu::SimtTableRow> table = {
+      {90, gpu::kShortCClass, k64x256, 8, {64, 28672, 4096}, 0.40},
+      {90, gpu::kShortCClass, k64x128, 16, {64, 28672, 4096}, 0.42},
+      {90, 1000, k128x128, 4, {16, 16, 16}, 0.001},
+      {90, INT64_MAX, k256x128, 1, {4096, 4096, 4096}, 2.80},
+  };
+  // On its tuned shape the faster candidate: 112 tiles of 64x256 split K 2 ways in 264 slots, 224 of 64x128 in 396.
+  CHECK(gpu::simt_choice(table, hopper_like(), {64, 28672, 4096, Layout::nt}).variant == k64x256);
+  CHECK(gpu::simt_choice(table, hopper_like(), {1, 28672, 4096}).variant == k64x256);
+  // Twice as wide, 224 tiles of 64x256 fill no split and one round (0.40 / 0.535 rounds = 0.75 ms estimated), where
+  // 64x128's 448 tiles take a round and a cut one (0.42 * 1.53 = 0.64 ms).
+  CHECK(gpu::simt_choice(table, hopper_like(), {64, 57344, 4096}).variant == k64x128);
+  CHECK(gpu::simt_choice(table, hopper_like(), {65, 28672, 4096}).variant == k256x128);
+  // Without short-C rows, a short C takes the smallest class's candidates, as before the class existed.
+  const std::vector<gpu::SimtTableRow> squares(table.begin() + 2, table.end());
+  CHECK(gpu::simt_choice(squares, hopper_like(), {64, 28672, 4096}).group == 4);
 }
 
 TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empty, split K while SMs idle") {

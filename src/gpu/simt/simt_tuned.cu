@@ -69,9 +69,6 @@ constexpr double kTailCostKTiles = 2, kAddCostKTiles = 7;
 // Splitting K: at most this many blocks a tile, in runs of at least kMinSplitKTiles k tiles (the last may be shorter;
 // bench/NOTES.md, "A few-rows kernel for decode").
 constexpr std::int64_t kMaxSimtSplits = 16, kMinSplitKTiles = 8;
-// Up to this many rows of C the choice takes the candidates of the smallest class (bench/NOTES.md, "A few-rows kernel
-// for decode").
-constexpr std::int64_t kShortRows = 64;
 
 std::int64_t ceil_div64(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
@@ -125,9 +122,9 @@ SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block
 }
 
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape) {
-  // A short C is a problem of small tiles however wide it is: its choice is among the smallest class's tiles (64 rows
-  // and others), where the large classes' 128-row tiles would leave half their rows empty.
-  const std::int64_t mn = shape.m <= kShortRows ? 1 : shape.m * shape.n;
+  // A short C is a problem of small tiles however wide it is: its choice is among the short-C class's tiles, or the
+  // smallest class's (64 rows and others), where the large classes' 128-row tiles would leave half their rows empty.
+  const std::int64_t mn = shape.m <= kShortRows ? kShortCClass : shape.m * shape.n;
   std::int64_t class_bound = std::numeric_limits<std::int64_t>::max();
   bool known = false;
   for (const SimtTableRow& row : table)
@@ -152,8 +149,7 @@ SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardwar
                                std::int64_t(hardware.sm_count) * resident)
           .rounds;
     };
-    const GemmShape tuned{row.tuned_size, row.tuned_size, row.tuned_size};
-    const double estimated_ms = row.tuned_ms / rounds(tuned) * rounds(shape);
+    const double estimated_ms = row.tuned_ms / rounds(row.tuned) * rounds(shape);
     if (estimated_ms < best_ms) {
       best_ms = estimated_ms;
       best = {row.variant, row.group};

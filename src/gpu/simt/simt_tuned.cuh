@@ -5,6 +5,8 @@
 // and shape (simt_tuning.hpp). Over ladder/warp_tiled.cu:
 //  - a cp.async ring of kStages tiles for B, and for A too when A is kept row-major in shared memory
 //    (its rows are then read as float4 along k, 4 k steps at a time, instead of transposed);
+//  - B stored N×K kept [n][k] in shared memory as it is stored where the registers allow, its columns read as float4
+//    along k the same way;
 //  - block tile, warp tile, lane grid, K step and blocks per SM as template parameters;
 //  - grouped rasterization: consecutive blocks sweep a group of block rows, so their A rows and B columns
 //    are reused from L2 (a run-time parameter).
@@ -44,6 +46,11 @@ struct Config {
   static constexpr int kStageFloats = kATileFloats + kBK * kBN;
   static constexpr std::size_t kSmemBytes = std::size_t(kStages) * kStageFloats * sizeof(float);
   static constexpr int kACopies = kBM * kBK / 4 / kThreads, kBCopies = kBK * kBN / 4 / kThreads;
+  // B stored N×K keeps its tile [n][k], moved by cp.async, where a lane's 4 k steps of B fragments, its accumulators
+  // and about 48 more registers fit what a thread may have at kMinBlocks blocks an SM; elsewhere (where that spilled
+  // 36-340 bytes) its float4s go through registers into a [k][n] tile (bench/NOTES.md, "B stored N×K kept [n][k]").
+  static constexpr bool kBTileNK = kBStoredNK && kTM * kTN + 4 * kTN + 48 <= 65536 / (kThreads * kMinBlocks);
+  static constexpr int kBQuads = kBK / 4;  // 16-byte pieces of a row of an [n][k] B tile
 
   static_assert(kBM % kWM == 0 && kBN % kWN == 0, "warp tiles cover the block tile");
   static_assert(32 % kLaneRows == 0 && kRM >= 1 && kRN >= 1 && kRM * 4 * kLaneRows == kWM &&
@@ -55,7 +62,19 @@ struct Config {
   static_assert(kStages >= 2, "at least double buffering");
   static_assert(kThreads % (kBN / 4) == 0 && kThreads % (kBK / 4) == 0,
                 "a thread's copies of a tile are whole rows apart, at one column");
+  static_assert(8 % kBQuads == 0 && kBN * kBQuads % 8 == 0,
+                "an [n][k] B tile is whole 128-byte lines of whole rows (b_nk_piece)");
 };
+
+// Where piece q (k = 4q .. 4q + 3) of column n lives in an [n][k] B tile, in 16-byte pieces. A lane's fragment reads
+// take the columns of 8 lanes 4 apart at one k quad (LaneTile): unswizzled, their pieces would fall in at most two
+// bank groups. Each 128-byte line of the tile (2 rows at kBK 16) has its 8 pieces permuted by XOR with (n / 4) % 8,
+// constant over the line: those 8 columns then land in 8 different bank groups, and the copies, 8 consecutive pieces
+// a phase, still fill one line each.
+template <typename C>
+__device__ __forceinline__ int b_nk_piece(int n, int q) {
+  return (n * C::kBQuads + q) ^ ((n / 4) & 7);
+}
 
 // A lane's first row and column of its 4x4 blocks, relative to the block tile.
 template <typename C>
@@ -92,28 +111,40 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   const bool b_col_in = block_col + b_col < n;
   const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
-  // B stored N×K: float4 number f = tid + l*kThreads runs along k, at column f % kBN and k quad f / kBN, so the 32
-  // lanes of a warp hold 32 consecutive columns and their scalar stores into the [k][n] tile hit 32 banks. Each
-  // lane reads a 16-byte piece of its own row of B; the other pieces of those 32-byte sectors are the same lane's
-  // next copies, served by L1.
-  float4 staged_b[C::kBStoredNK ? C::kBCopies : 1];
+  // B stored N×K into an [n][k] tile: piece f = tid + l*kThreads is column f / kBQuads, k quad f % kBQuads, so that
+  // kBQuads neighbouring threads read one column's 16 * kBQuads contiguous bytes of B. Into a [k][n] tile, through
+  // registers: float4 number f runs along k, at column f % kBN and k quad f / kBN, so the 32 lanes of a warp hold 32
+  // consecutive columns and their scalar stores hit 32 banks; each lane reads a 16-byte piece of its own row of B, the
+  // other pieces of those 32-byte sectors being the same lane's next copies, served by L1.
   std::size_t b_nk_offset[C::kBStoredNK ? C::kBCopies : 1];  // column's row of B plus the k quad, at k tile 0
   bool b_nk_in[C::kBStoredNK ? C::kBCopies : 1];
+  float4 staged_b[C::kBStoredNK && !C::kBTileNK ? C::kBCopies : 1];
+  auto b_nk_copy = [&](int f, int& col, int& k4) {
+    col = C::kBTileNK ? f / C::kBQuads : f % C::kBN;
+    k4 = (C::kBTileNK ? f % C::kBQuads : f / C::kBN) * 4;
+  };
   if constexpr (C::kBStoredNK) {
 #pragma unroll
     for (int l = 0; l < C::kBCopies; ++l) {
-      const int f = tid + l * C::kThreads, col = f % C::kBN, k4 = f / C::kBN * 4;
+      int col, k4;
+      b_nk_copy(tid + l * C::kThreads, col, k4);
       b_nk_offset[l] = std::size_t(block_col + col) * ldb + k4;
       b_nk_in[l] = block_col + col < n;
     }
   }
   auto copy_b = [&](int tile, int s) {
     if constexpr (C::kBStoredNK) {
+      const float* tile_b = b + std::size_t(tile) * C::kBK;
 #pragma unroll
       for (int l = 0; l < C::kBCopies; ++l) {
-        const int k4 = (tid + l * C::kThreads) / C::kBN * 4;
+        const int f = tid + l * C::kThreads;
+        int col, k4;
+        b_nk_copy(f, col, k4);
         const bool in = b_nk_in[l] && tile * C::kBK + k4 < k_end;
-        staged_b[l] = in ? load4(b + b_nk_offset[l] + tile * C::kBK) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if constexpr (C::kBTileNK)
+          copy16_async(b_stage(s) + 4 * b_nk_piece<C>(f / C::kBQuads, f % C::kBQuads), tile_b + b_nk_offset[l], in);
+        else
+          staged_b[l] = in ? load4(tile_b + b_nk_offset[l]) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       }
     } else {
       const float* src = b_next;
@@ -126,7 +157,7 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
     }
   };
   auto store_staged_b = [&](int s) {
-    if constexpr (C::kBStoredNK) {
+    if constexpr (C::kBStoredNK && !C::kBTileNK) {
 #pragma unroll
       for (int l = 0; l < C::kBCopies; ++l) {
         const int f = tid + l * C::kThreads;
@@ -215,12 +246,42 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
     }
   };
 
-  auto multiply_stage = [&](int s) {
-    const float* as = a_stage(s);
-    const float* bs = b_stage(s);
+  // The k steps k4 .. k4 + 3 of the stage, each accumulated in k order. A's fragments: transposed, one float4 per 4
+  // rows and k; row-major, one float4 per row along k. B's: [k][n], one float4 per 4 columns and k; [n][k], one float4
+  // per column along k, every column's read first, then A's a k step (transposed) or a row (row-major) at a time, so
+  // that no more than one operand's 4 k steps are held at once (both at once spilled).
+  auto multiply_k4 = [&](const float* as, const float* bs, int k4) {
+    if constexpr (C::kBTileNK) {
+      float bq[C::kTN][4];
 #pragma unroll
-    for (int k4 = 0; k4 < C::kBK; k4 += 4) {
-      // A fragments of 4 k steps: transposed, one float4 per 4 rows and k; row-major, one float4 per row.
+      for (int j = 0; j < C::kTN; ++j)
+        unpack4(load4(bs + 4 * b_nk_piece<C>(b_first + j / 4 * (4 * C::kLaneCols) + j % 4, k4 / 4)), bq[j]);
+#pragma unroll
+      for (int i = 0; i < C::kTM; i += 4) {
+        const int row = a_first + i / 4 * (4 * C::kLaneRows);
+        if constexpr (C::kTransposedA) {
+#pragma unroll
+          for (int kk = 0; kk < 4; ++kk) {
+            float af[4];
+            unpack4(load4(as + (k4 + kk) * C::kLdA + row), af);
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+              for (int j = 0; j < C::kTN; ++j) acc[i + r][j] += af[r] * bq[j][kk];
+          }
+        } else {
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            float af[4];
+            unpack4(load4(as + (row + r) * C::kLdA + k4), af);
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+              for (int j = 0; j < C::kTN; ++j) acc[i + r][j] += af[kk] * bq[j][kk];
+          }
+        }
+      }
+    } else {
       float af[4][C::kTM];
 #pragma unroll
       for (int i = 0; i < C::kTM; i += 4) {
@@ -250,6 +311,16 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
 #pragma unroll
           for (int j = 0; j < C::kTN; ++j) acc[i][j] += af[kk][i] * bf[j];
       }
+    }
+  };
+  // With B [n][k] the k quads are not unrolled: unrolled, the compiler fetched every quad's B fragments ahead and spilled.
+  auto multiply_stage = [&](int s) {
+    if constexpr (C::kBTileNK) {
+#pragma unroll 1
+      for (int k4 = 0; k4 < C::kBK; k4 += 4) multiply_k4(a_stage(s), b_stage(s), k4);
+    } else {
+#pragma unroll
+      for (int k4 = 0; k4 < C::kBK; k4 += 4) multiply_k4(a_stage(s), b_stage(s), k4);
     }
   };
 

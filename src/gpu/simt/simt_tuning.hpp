@@ -66,15 +66,21 @@ struct SimtChoice {
 };
 
 // Shape classes by the size of C: a class holds the shapes with M*N up to its bound. A class has a few
-// candidates, each with its time on the square shape it was tuned on.
+// candidates, each with its time on the shape it was tuned on (a square, from matcompare-tune --sizes). The bound
+// kShortCClass marks the short-C class instead: C of at most kShortRows rows, however wide, tuned on one such shape
+// (matcompare-tune --short-class).
 struct SimtTableRow {
   int compute_capability;  // major*10 + minor
   std::int64_t max_mn;
   const char* variant;
   int group;
-  std::int64_t tuned_size;
+  GemmShape tuned;
   double tuned_ms;
 };
+constexpr std::int64_t kShortCClass = 0;
+// Up to this many rows of C the choice takes the short-C class's candidates, or where a GPU has none the smallest
+// class's (bench/NOTES.md, "A few-rows kernel for decode" and "A short C with 64x256 tiles").
+constexpr std::int64_t kShortRows = 64;
 const std::vector<SimtTableRow>& simt_table();
 
 // What the choice needs to know of the GPU: its SM count and how many blocks of a variant an SM holds.
@@ -90,9 +96,9 @@ SimtSchedule simt_schedule_for(const GemmShape& shape, int block_rows, int block
                                bool cut_any_rest = false);
 
 // The candidate of the shape's class with the least estimated time, where a candidate's time per round is
-// taken from its tuned square shape: a shape whose last round is nearly empty for one tile size goes to
-// another. Up to 64 rows of C the smallest class's candidates are taken, whatever N. GPUs missing from the table get a
-// safe default.
+// taken from its tuned shape: a shape whose last round is nearly empty for one tile size goes to another. Up to
+// kShortRows rows of C the short-C class's candidates are taken, whatever N. GPUs missing from the table get a safe
+// default.
 SimtChoice simt_choice(const std::vector<SimtTableRow>& table, const SimtHardware& hardware, const GemmShape& shape);
 
 // Makes every later gpu/simt-tuned launch use `choice` (the tuner); an empty variant restores the table.
