@@ -112,39 +112,43 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
   // B stored N×K into an [n][k] tile: piece f = tid + l*kThreads is column f / kBQuads, k quad f % kBQuads, so that
-  // kBQuads neighbouring threads read one column's 16 * kBQuads contiguous bytes of B. Into a [k][n] tile, through
-  // registers: float4 number f runs along k, at column f % kBN and k quad f / kBN, so the 32 lanes of a warp hold 32
-  // consecutive columns and their scalar stores hit 32 banks; each lane reads a 16-byte piece of its own row of B, the
-  // other pieces of those 32-byte sectors being the same lane's next copies, served by L1.
-  std::size_t b_nk_offset[C::kBStoredNK ? C::kBCopies : 1];  // column's row of B plus the k quad, at k tile 0
-  bool b_nk_in[C::kBStoredNK ? C::kBCopies : 1];
-  float4 staged_b[C::kBStoredNK && !C::kBTileNK ? C::kBCopies : 1];
-  auto b_nk_copy = [&](int f, int& col, int& k4) {
-    col = C::kBTileNK ? f / C::kBQuads : f % C::kBN;
-    k4 = (C::kBTileNK ? f % C::kBQuads : f / C::kBN) * 4;
-  };
-  if constexpr (C::kBStoredNK) {
+  // kBQuads neighbouring threads read one column's 16 * kBQuads contiguous bytes of B; a thread's copies are
+  // kBColStep columns apart at one k quad, so one pointer serves them, as for B stored K×N.
+  constexpr int kBColStep = C::kThreads / C::kBQuads;
+  const int nk_col = tid / C::kBQuads, nk_k = tid % C::kBQuads * 4;
+  const int nk_cols_in = n - block_col - nk_col <= 0 ? 0 : (n - block_col - nk_col + kBColStep - 1) / kBColStep;
+  const float* nk_next = b + std::size_t(block_col + nk_col) * ldb + nk_k + std::size_t(kt_begin) * C::kBK;
+  // Into a [k][n] tile, through registers: float4 number f runs along k, at column f % kBN and k quad f / kBN, so the
+  // 32 lanes of a warp hold 32 consecutive columns and their scalar stores hit 32 banks; each lane reads a 16-byte
+  // piece of its own row of B, the other pieces of those 32-byte sectors being the same lane's next copies, served by
+  // L1.
+  constexpr bool kBStaged = C::kBStoredNK && !C::kBTileNK;
+  std::size_t b_nk_offset[kBStaged ? C::kBCopies : 1];  // column's row of B plus the k quad, at k tile 0
+  bool b_nk_in[kBStaged ? C::kBCopies : 1];
+  float4 staged_b[kBStaged ? C::kBCopies : 1];
+  if constexpr (kBStaged) {
 #pragma unroll
     for (int l = 0; l < C::kBCopies; ++l) {
-      int col, k4;
-      b_nk_copy(tid + l * C::kThreads, col, k4);
+      const int f = tid + l * C::kThreads, col = f % C::kBN, k4 = f / C::kBN * 4;
       b_nk_offset[l] = std::size_t(block_col + col) * ldb + k4;
       b_nk_in[l] = block_col + col < n;
     }
   }
   auto copy_b = [&](int tile, int s) {
-    if constexpr (C::kBStoredNK) {
+    if constexpr (C::kBTileNK) {
+      const bool k_in = tile * C::kBK + nk_k < k_end;
+      const float* src = nk_next;
+#pragma unroll
+      for (int l = 0; l < C::kBCopies; ++l, src += std::size_t(kBColStep) * ldb)
+        copy16_async(b_stage(s) + 4 * b_nk_piece<C>(nk_col + l * kBColStep, nk_k / 4), src, k_in && l < nk_cols_in);
+      nk_next += C::kBK;
+    } else if constexpr (kBStaged) {
       const float* tile_b = b + std::size_t(tile) * C::kBK;
 #pragma unroll
       for (int l = 0; l < C::kBCopies; ++l) {
-        const int f = tid + l * C::kThreads;
-        int col, k4;
-        b_nk_copy(f, col, k4);
+        const int k4 = (tid + l * C::kThreads) / C::kBN * 4;
         const bool in = b_nk_in[l] && tile * C::kBK + k4 < k_end;
-        if constexpr (C::kBTileNK)
-          copy16_async(b_stage(s) + 4 * b_nk_piece<C>(f / C::kBQuads, f % C::kBQuads), tile_b + b_nk_offset[l], in);
-        else
-          staged_b[l] = in ? load4(tile_b + b_nk_offset[l]) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        staged_b[l] = in ? load4(tile_b + b_nk_offset[l]) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       }
     } else {
       const float* src = b_next;
@@ -157,7 +161,7 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
     }
   };
   auto store_staged_b = [&](int s) {
-    if constexpr (C::kBStoredNK && !C::kBTileNK) {
+    if constexpr (kBStaged) {
 #pragma unroll
       for (int l = 0; l < C::kBCopies; ++l) {
         const int f = tid + l * C::kThreads;

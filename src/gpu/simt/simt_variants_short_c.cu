@@ -10,7 +10,9 @@ namespace matcompare::gpu::simt {
 std::vector<SimtVariant> short_c_variants() {
   return variants_in_every_layout<Config<64, 256, 16, 64, 32, 8, 3, true, 2>,  //
                                   Config<64, 256, 16, 32, 64, 4, 3, true, 2>,  //
-                                  Config<64, 128, 16, 64, 32, 8, 3, true, 3>>();
+                                  Config<64, 128, 16, 64, 32, 8, 3, true, 3>,  //
+                                  Config<64, 128, 32, 64, 32, 8, 2, true, 3>,  //
+                                  Config<64, 256, 32, 64, 32, 8, 2, true, 1>>();
 }
 
 }  // namespace matcompare::gpu::simt
