@@ -67,8 +67,9 @@ std::vector<std::string> rows_kept(const std::string& path, int compute_capabili
 
 // The rows of one class (bound `bound`) from its trials, fastest first: the best variant of each of up to three block
 // grids, with its time on `shape`.
-std::vector<std::string> class_rows(const std::vector<Trial>& trials, int cc, std::int64_t bound, const GemmShape& shape,
-                                    const std::string& gpu_name, const std::string& vendor, double vendor_ms) {
+std::vector<std::string> class_rows(const std::vector<Trial>& trials, int cc, std::int64_t bound,
+                                    const GemmShape& shape, const std::string& gpu_name, const std::string& vendor,
+                                    double vendor_ms) {
   std::vector<std::string> rows, grids_taken;
   for (const Trial& t : trials) {
     if (!std::isfinite(t.ms) || t.choice.variant.empty() || grids_taken.size() == 3) continue;
@@ -114,7 +115,8 @@ Trial run_choice(const Backend& tuned, const Problem& problem, const BenchmarkOp
   else
     t.failure = to_string(r.status) + ": " + r.reason;
   const std::string name = choice.variant.empty() ? "the table's choice: " + r.kernel : describe(choice);
-  std::printf("  %-60s %s\n", name.c_str(), t.failure.empty() ? (std::to_string(t.ms) + " ms").c_str() : t.failure.c_str());
+  std::printf("  %-60s %s\n", name.c_str(),
+              t.failure.empty() ? (std::to_string(t.ms) + " ms").c_str() : t.failure.c_str());
   std::fflush(stdout);
   return t;
 }
@@ -146,18 +148,21 @@ std::vector<Probed> probe(const std::vector<GemmShape>& shapes, const BenchmarkO
     }
     std::vector<Trial> trials{run_choice(tuned, problem, options, {})};
     for (const gpu::SimtVariant& v : gpu::simt_variants())
-      if (v.takes(gpu::simt_kernel_shape(shape).layout)) trials.push_back(run_choice(tuned, problem, options, {v.name, 8}));
+      if (v.takes(gpu::simt_kernel_shape(shape).layout))
+        trials.push_back(run_choice(tuned, problem, options, {v.name, 8}));
     std::vector<Trial> ranked(trials.begin() + 1, trials.end());
     std::sort(ranked.begin(), ranked.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
     for (std::size_t top = 0; top < std::min<std::size_t>(3, ranked.size()); ++top)
       for (int group : {1, 4, 16})
-        if (std::isfinite(ranked[top].ms)) trials.push_back(run_choice(tuned, problem, options, {ranked[top].choice.variant, group}));
+        if (std::isfinite(ranked[top].ms))
+          trials.push_back(run_choice(tuned, problem, options, {ranked[top].choice.variant, group}));
     std::sort(trials.begin(), trials.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
     std::printf("%s %s ranked, x %s (%f ms):\n", to_string(shape).c_str(), to_string(shape.layout).c_str(),
                 vendor.empty() ? "no vendor" : vendor.c_str(), vendor_ms);
     for (const Trial& t : trials)
       if (std::isfinite(t.ms))
-        std::printf("  %6.3f  %s\n", vendor_ms / t.ms, t.choice.variant.empty() ? "the table's choice" : describe(t.choice).c_str());
+        std::printf("  %6.3f  %s\n", vendor_ms / t.ms,
+                    t.choice.variant.empty() ? "the table's choice" : describe(t.choice).c_str());
     all.push_back({trials, vendor, vendor_ms});
   }
   return all;
@@ -225,8 +230,8 @@ int main(int argc, char** argv) {
   if (probing) {
     const std::vector<Probed> probed = probe(shapes, options);
     if (!short_class) return 0;
-    const std::vector<std::string> rows = class_rows(probed[0].trials, cc, gpu::kShortCClass, shapes[0], gpu_name,
-                                                     probed[0].vendor, probed[0].vendor_ms);
+    const std::vector<std::string> rows =
+        class_rows(probed[0].trials, cc, gpu::kShortCClass, shapes[0], gpu_name, probed[0].vendor, probed[0].vendor_ms);
     if (rows.empty()) fail("no variant ran on " + to_string(shapes[0]));
     if (!table_path.empty()) write_table(table_path, cc, true, rows);
     for (const std::string& r : rows) std::printf("%s\n", r.c_str());
@@ -254,7 +259,8 @@ int main(int argc, char** argv) {
                 describe(trials.front().choice).c_str(), trials.front().ms, vendor_before.compute.median_ms,
                 vendor_after.compute.median_ms, vendor_ms / trials.front().ms);
     // Classes meet halfway (geometrically) between the tuned sizes.
-    const std::int64_t bound = i + 1 < shapes.size() ? shape.m * shapes[i + 1].m : std::numeric_limits<std::int64_t>::max();
+    const std::int64_t bound =
+        i + 1 < shapes.size() ? shape.m * shapes[i + 1].m : std::numeric_limits<std::int64_t>::max();
     for (const std::string& r : class_rows(trials, cc, bound, shape, gpu_name, "cuBLAS FP32", vendor_ms))
       own_rows.push_back(r);
   }

@@ -31,7 +31,7 @@ TEST_CASE("every row of the tuning table names a variant this build has") {
     for (const gpu::SimtVariant& v : gpu::simt_variants()) found = found || v.name == row.variant;
     INFO(row.variant);
     CHECK(found);
-    // built for every layout (simt_variants_every_layout.cu), so each class keeps its tuned choice in every layout
+    // built for every layout (simt_variants_every_layout.cu, _short_c.cu): each class keeps its choice in every layout
     for (const gpu::SimtVariant& v : gpu::simt_variants())
       if (v.name == row.variant)
         for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) CHECK(v.takes(layout));
@@ -70,7 +70,8 @@ TEST_CASE("in every layout the choice is a variant built for that layout, the de
       CHECK_MESSAGE(takes, choice.variant, " for ", to_string(shape));
     }
   // A table of NN-only candidates leaves the other layouts to the default, which takes them all.
-  const std::vector<gpu::SimtTableRow> nn_only = {{90, 1 << 30, "256x128x16_w64x64_l4x8_s3_colA_b1", 8, {4096, 4096, 4096}, 2.7}};
+  const std::vector<gpu::SimtTableRow> nn_only = {
+      {90, 1 << 30, "256x128x16_w64x64_l4x8_s3_colA_b1", 8, {4096, 4096, 4096}, 2.7}};
   CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096}).variant == "256x128x16_w64x64_l4x8_s3_colA_b1");
   CHECK(gpu::simt_choice(nn_only, hopper_like(), {4096, 4096, 4096, Layout::tn}).variant == k128x128);
 }

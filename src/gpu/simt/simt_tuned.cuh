@@ -317,7 +317,7 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
       }
     }
   };
-  // With B [n][k] the k quads are not unrolled: unrolled, the compiler fetched every quad's B fragments ahead and spilled.
+  // With B [n][k] the k quads are not unrolled: unrolled, ptxas fetched every quad's B fragments ahead and spilled.
   auto multiply_stage = [&](int s) {
     if constexpr (C::kBTileNK) {
 #pragma unroll 1

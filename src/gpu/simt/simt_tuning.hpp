@@ -47,7 +47,7 @@ struct SimtVariant {
   std::string name;
   int block_rows, block_cols, block_k;
   // Per Layout (NN, NT, TN, TT, in the enum's order); nullptr for a layout it is not instantiated for. The variants
-  // the tuning table names and the default take all four (simt_variants_every_layout.cu).
+  // the tuning table names and the default take all four (simt_variants_every_layout.cu, simt_variants_short_c.cu).
   SimtLaunchFn launch[4];
   // Blocks of its NN instance one SM of the selected GPU holds at once; __launch_bounds__ holds the other layouts'
   // instances to at least the variant's blocks per SM.
