@@ -23,6 +23,7 @@
 #include "cli_support.hpp"
 #include "matcompare/matcompare.hpp"
 #include "output_file.hpp"
+#include "tuning_table_file.hpp"
 
 namespace {
 
@@ -50,21 +51,6 @@ std::string block_grid(const std::string& variant_name) {
   return variant_name;
 }
 
-// The table's rows that a run does not replace, verbatim: those of other GPUs, and this GPU's rows of the short-C
-// class (a --sizes run) or of the other classes (a --short-class run).
-std::vector<std::string> rows_kept(const std::string& path, int compute_capability, bool replacing_short_class) {
-  std::vector<std::string> kept;
-  std::ifstream in(path);
-  const std::string own = "{" + std::to_string(compute_capability) + ",";
-  const std::string own_short = own + " " + std::to_string(gpu::kShortCClass) + ",";
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("{", 0) != 0) continue;
-    const bool short_class = line.rfind(own_short, 0) == 0;
-    if (line.rfind(own, 0) != 0 || short_class != replacing_short_class) kept.push_back(line);
-  }
-  return kept;
-}
-
 // The rows of one class (bound `bound`) from its trials, fastest first: the best variant of each of up to three block
 // grids, with its time on `shape`.
 std::vector<std::string> class_rows(const std::vector<Trial>& trials, int cc, std::int64_t bound,
@@ -87,16 +73,13 @@ std::vector<std::string> class_rows(const std::vector<Trial>& trials, int cc, st
   return rows;
 }
 
-// Writes the table at `path`: its header, the rows kept, then `own_rows`.
+// Rewrites the table at `path`: this GPU's rows of the short-C class or of the other classes become `own_rows`.
 void write_table(const std::string& path, int cc, bool short_class, const std::vector<std::string>& own_rows) {
-  std::ostringstream table;
-  table << "// Written by matcompare-tune (apps/tune.cpp); rows: {compute capability, largest M*N of the class (0: the "
-           "short-C\n// class), variant, group, tuned shape {M, N, K}, its median ms}; a class lists its best variant "
-           "of each of up to three\n// block grids.\n";
-  for (const std::string& r : rows_kept(path, cc, short_class)) table << r << "\n";
-  for (const std::string& r : own_rows) table << r << "\n";
+  std::ifstream in(path);
+  std::ostringstream old_text;
+  old_text << in.rdbuf();
   try {
-    OutputFile(path).commit(table.str());
+    OutputFile(path).commit(rewritten_tuning_table(old_text.str(), cc, gpu::kShortCClass, short_class, own_rows));
   } catch (const std::exception& e) {
     fail(e.what());
   }

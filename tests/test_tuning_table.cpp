@@ -1,5 +1,6 @@
 // The committed tuning table of gpu/simt-tuned against the variants this build has, and the wave-aware choices
-// among a class's candidates and among the TF32 engine's tiles (no GPU needed: the hardware is described by hand).
+// among a class's candidates and among the TF32 engine's tiles (no GPU needed: the hardware is described by hand), and
+// the table's text as matcompare-tune rewrites it.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/hopper/three_pass_choice.hpp"
 #include "../src/gpu/simt/few_rows.hpp"
+#include "../apps/tuning_table_file.hpp"
 #include "../src/gpu/simt/simt_tuning.hpp"
 
 using namespace matcompare;
@@ -206,6 +208,32 @@ TEST_CASE("a C of at most kShortRows rows takes the short-C class, weighed on it
   // Without short-C rows, a short C takes the smallest class's candidates, as before the class existed.
   const std::vector<gpu::SimtTableRow> squares(table.begin() + 2, table.end());
   CHECK(gpu::simt_choice(squares, hopper_like(), {64, 28672, 4096}).group == 4);
+}
+
+TEST_CASE("matcompare-tune replaces this GPU's rows of the classes it tuned and keeps every other row") {
+  const std::string old_text =
+      "// an old header\n"
+      "{80, 2097152, \"a\", 1, {1024, 1024, 1024}, 0.1},\n"
+      "{80, 0, \"b\", 1, {64, 4096, 4096}, 0.2},\n"
+      "{90, 2097152, \"c\", 1, {1024, 1024, 1024}, 0.3},  // a comment kept with its row\n"
+      "{90, 20971520, \"d\", 1, {4096, 4096, 4096}, 0.4},\n"
+      "{90, 0, \"e\", 1, {64, 4096, 4096}, 0.5},\n";
+  const std::vector<std::string> own = {"{90, 0, \"f\", 4, {64, 28672, 4096}, 0.6},"};
+  const std::string short_run = rewritten_tuning_table(old_text, 90, gpu::kShortCClass, true, own);
+  const std::string square_run = rewritten_tuning_table(old_text, 90, gpu::kShortCClass, false, own);
+  const auto has = [](const std::string& text, const std::string& variant) {
+    return text.find("\"" + variant + "\"") != std::string::npos;
+  };
+  CHECK(short_run.rfind("// Written by matcompare-tune", 0) == 0);
+  CHECK(short_run.find("an old header") == std::string::npos);
+  for (const char* kept : {"a", "b", "c", "d", "f"}) CHECK_MESSAGE(has(short_run, kept), kept);
+  CHECK_FALSE(has(short_run, "e"));  // this GPU's short-C row, replaced
+  CHECK(short_run.find("a comment kept with its row") != std::string::npos);
+  for (const char* kept : {"a", "b", "e", "f"}) CHECK_MESSAGE(has(square_run, kept), kept);
+  CHECK_FALSE(has(square_run, "c"));  // this GPU's other classes, replaced
+  CHECK_FALSE(has(square_run, "d"));
+  // The new rows come last, after the kept ones, each on its own line.
+  CHECK(short_run.substr(short_run.size() - own[0].size() - 1) == own[0] + "\n");
 }
 
 TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empty, split K while SMs idle") {
