@@ -1,5 +1,6 @@
 #include "interrupt.hpp"
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -16,12 +17,13 @@ std::atomic<const char*> pending_partial{nullptr};
 std::atomic<const char*> partial_note{nullptr};
 static_assert(std::atomic<const char*>::is_always_lock_free);
 std::atomic<bool> erase_progress_line{false};
-// Where the line goes: stderr, or, while a restart has stderr on /dev/null, the descriptor that keeps the real one (a
-// signal can be handled by another thread, one of OpenBLAS's, in that window).
-std::atomic<int> line_fd{STDERR_FILENO};
-static_assert(std::atomic<int>::is_always_lock_free);
 std::atomic<bool> written{false};
-std::atomic<bool> ending{false};
+// What the process is doing, so that a signal and the re-exec never both go ahead: running, restarting (signals go on
+// to restart_thread), or ending (a signal's end_by has begun).
+enum Phase : int { kRunning, kRestarting, kEnding };
+std::atomic<int> phase{kRunning};
+std::atomic<long> restart_thread{0};
+static_assert(std::atomic<int>::is_always_lock_free && std::atomic<long>::is_always_lock_free);
 // 0: a signal acts at once; kHolding: a SignalsHeld lives; a signal number: that signal came while one lived.
 constexpr int kHolding = -1;
 std::atomic<int> hold_state{0};
@@ -29,7 +31,7 @@ static_assert(std::atomic<int>::is_always_lock_free);
 
 void write_text(const char* text) {
   for (std::size_t left = std::strlen(text); left > 0;) {
-    const ssize_t written_now = write(line_fd.load(), text, left);
+    const ssize_t written_now = write(STDERR_FILENO, text, left);
     if (written_now <= 0) return;
     text += written_now;
     left -= std::size_t(written_now);
@@ -59,8 +61,13 @@ sigset_t stop_signal_set() {
 [[noreturn]] void end_by(int signal_number) {
   const sigset_t all = stop_signal_set();
   sigprocmask(SIG_BLOCK, &all, nullptr);  // no second signal in this thread from here on
-  if (ending.exchange(true))              // another thread is already ending the process
+  int expected = kRunning;
+  if (!phase.compare_exchange_strong(expected, kEnding)) {
+    // Another thread is ending the process, or is about to exec: the signal waits for the new image there, and this
+    // thread ends with the old one.
+    if (expected == kRestarting) syscall(SYS_tgkill, getpid(), restart_thread.load(), signal_number);
     for (;;) pause();
+  }
   if (const char* path = pending_output.load()) unlink(path);
   if (const char* path = pending_partial.load()) unlink(path);
   if (erase_progress_line.load()) write_text("\r\033[K");
@@ -84,6 +91,10 @@ sigset_t stop_signal_set() {
 }
 
 void on_signal(int signal_number) {
+  if (phase.load() == kRestarting) {
+    syscall(SYS_tgkill, getpid(), restart_thread.load(), signal_number);  // blocked there: pending across the exec
+    return;
+  }
   int state = hold_state.load();
   for (;;) {
     if (state == 0) end_by(signal_number);
@@ -121,9 +132,16 @@ void unblock_stop_signals() {
   sigprocmask(SIG_UNBLOCK, &all, nullptr);
 }
 
+bool begin_restart() {
+  restart_thread = long(syscall(SYS_gettid));
+  int expected = kRunning;
+  return phase.compare_exchange_strong(expected, kRestarting);
+}
+
+void end_restart() { phase = kRunning; }
+
 void erase_progress_line_on_signal(bool erase) { erase_progress_line = erase; }
 
-void write_signal_line_to(int fd) { line_fd = fd; }
 
 void discard_on_interrupt(const char* path, PendingFile which) {
   (which == PendingFile::results ? pending_output : pending_partial) = path;

@@ -14,11 +14,16 @@ void stop_on_signals(bool keep_blocked = false);
 void block_stop_signals();
 void unblock_stop_signals();
 
+// Around the re-exec (startup.cpp), called by the thread that execs with the signals blocked. From begin_restart on, a
+// signal that another thread takes (OpenBLAS's threads exist from the library's load and do not block them) is sent on
+// to the calling thread, where it stays pending across the exec for the new image to handle: ended there, the signal
+// would race the exec, which can replace the image halfway through the line and lose the signal. Returns false when a
+// signal is already ending the process; the caller then must not exec. end_restart: the exec failed, back to normal.
+bool begin_restart();
+void end_restart();
+
 // Whether stderr shows a progress bar, erased before the line.
 void erase_progress_line_on_signal(bool erase);
-
-// The descriptor the line of a signal goes to (stderr unless a restart has it on /dev/null meanwhile).
-void write_signal_line_to(int fd);
 
 // Which temporary file: the --out file's, or that of the finished shapes' results kept beside it (partial_results.hpp).
 enum class PendingFile { results, partial };

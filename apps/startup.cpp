@@ -71,13 +71,15 @@ void restart_with(const std::vector<std::pair<std::string, std::string>>& settin
   for (const auto& [name, value] : settings) setenv(name.c_str(), value.c_str(), 1);
   setenv(kSavedStderr, std::to_string(saved).c_str(), 1);
   block_stop_signals();
-  // Other threads (OpenBLAS's, started when it loaded) do not block the signals: one may take a signal now, and its
-  // line must reach the real stderr.
-  write_signal_line_to(saved);
+  // Other threads (OpenBLAS's, started when it loaded) do not block the signals: from here a signal they take is sent
+  // on to this thread, pending across the exec (interrupt.hpp). One that began ending the process before stops here:
+  // its line is written and the process ends by it.
+  if (!begin_restart())
+    for (;;) pause();
   dup2(null, STDERR_FILENO);
   execv(self, argv);
   dup2(saved, STDERR_FILENO);
-  write_signal_line_to(STDERR_FILENO);
+  end_restart();
   unblock_stop_signals();
   close(saved);
   close(null);
