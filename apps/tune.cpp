@@ -104,14 +104,33 @@ Trial run_choice(const Backend& tuned, const Problem& problem, const BenchmarkOp
   return t;
 }
 
+bool faster(const Trial& a, const Trial& b) { return a.ms < b.ms; }
+
+// Every variant that takes the shape's layout, at group 8, then the three fastest again at groups 1, 4 and 16: the
+// trials, fastest first.
+std::vector<Trial> search_variants(const Backend& tuned, const Problem& problem, const BenchmarkOptions& options) {
+  std::vector<Trial> trials;
+  for (const gpu::SimtVariant& v : gpu::simt_variants())
+    if (v.takes(gpu::simt_kernel_shape(problem.shape).layout))
+      trials.push_back(run_choice(tuned, problem, options, {v.name, 8}));
+  std::vector<Trial> ranked = trials;
+  std::sort(ranked.begin(), ranked.end(), faster);
+  for (std::size_t top = 0; top < std::min<std::size_t>(3, ranked.size()); ++top)
+    for (int group : {1, 4, 16})
+      if (std::isfinite(ranked[top].ms))
+        trials.push_back(run_choice(tuned, problem, options, {ranked[top].choice.variant, group}));
+  std::sort(trials.begin(), trials.end(), faster);
+  return trials;
+}
+
 struct Probed {
   std::vector<Trial> trials;  // fastest first; the table's own choice has an empty variant
   std::string vendor;         // the fastest FP32 vendor, "" where none ran
   double vendor_ms = std::numeric_limits<double>::infinity();
 };
 
-// The probe (--m/--n/--k): per shape, the FP32 vendors, the table's choice and every variant that takes the layout
-// (the three fastest again with other groups), ranked against the fastest vendor.
+// The probe (--m/--n/--k): per shape, the FP32 vendors, the table's choice and the variants' search, ranked against the
+// fastest vendor.
 std::vector<Probed> probe(const std::vector<GemmShape>& shapes, const BenchmarkOptions& options) {
   const Backend& tuned = find_backend("gpu/simt-tuned");
   std::vector<Probed> all;
@@ -129,17 +148,9 @@ std::vector<Probed> probe(const std::vector<GemmShape>& shapes, const BenchmarkO
       std::printf("  %-60s %f ms\n", name, r.compute.median_ms);
       if (r.compute.median_ms < vendor_ms) vendor_ms = r.compute.median_ms, vendor = name;
     }
-    std::vector<Trial> trials{run_choice(tuned, problem, options, {})};
-    for (const gpu::SimtVariant& v : gpu::simt_variants())
-      if (v.takes(gpu::simt_kernel_shape(shape).layout))
-        trials.push_back(run_choice(tuned, problem, options, {v.name, 8}));
-    std::vector<Trial> ranked(trials.begin() + 1, trials.end());
-    std::sort(ranked.begin(), ranked.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
-    for (std::size_t top = 0; top < std::min<std::size_t>(3, ranked.size()); ++top)
-      for (int group : {1, 4, 16})
-        if (std::isfinite(ranked[top].ms))
-          trials.push_back(run_choice(tuned, problem, options, {ranked[top].choice.variant, group}));
-    std::sort(trials.begin(), trials.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
+    std::vector<Trial> trials = search_variants(tuned, problem, options);
+    trials.push_back(run_choice(tuned, problem, options, {}));
+    std::sort(trials.begin(), trials.end(), faster);
     std::printf("%s %s ranked, x %s (%f ms):\n", to_string(shape).c_str(), to_string(shape.layout).c_str(),
                 vendor.empty() ? "no vendor" : vendor.c_str(), vendor_ms);
     for (const Trial& t : trials)
@@ -224,19 +235,11 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < shapes.size(); ++i) {
     const GemmShape& shape = shapes[i];
     const Problem problem = make_problem(shape, 1.0f, 0.0f, 42 + i);
-    auto run = [&](const gpu::SimtChoice& choice) { return run_choice(tuned, problem, options, choice); };
     const BenchmarkResult vendor_before = measure(cublas, problem, options);
     std::printf("%s: cuBLAS FP32 %.4f ms\n", to_string(shape).c_str(), vendor_before.compute.median_ms);
-    std::vector<Trial> trials;
-    for (const gpu::SimtVariant& v : gpu::simt_variants()) trials.push_back(run({v.name, 8}));
-    std::vector<Trial> ranked = trials;
-    std::sort(ranked.begin(), ranked.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
-    for (std::size_t top = 0; top < std::min<std::size_t>(3, ranked.size()); ++top)
-      for (int group : {1, 4, 16})
-        if (std::isfinite(ranked[top].ms)) trials.push_back(run({ranked[top].choice.variant, group}));
+    const std::vector<Trial> trials = search_variants(tuned, problem, options);
     const BenchmarkResult vendor_after = measure(cublas, problem, options);
     const double vendor_ms = 0.5 * (vendor_before.compute.median_ms + vendor_after.compute.median_ms);
-    std::sort(trials.begin(), trials.end(), [](const Trial& a, const Trial& b) { return a.ms < b.ms; });
     if (trials.empty() || !std::isfinite(trials.front().ms)) fail("no variant ran on " + to_string(shape));
     std::printf("%s best: %s %.4f ms, cuBLAS FP32 %.4f / %.4f ms, x cuBLAS %.3f\n", to_string(shape).c_str(),
                 describe(trials.front().choice).c_str(), trials.front().ms, vendor_before.compute.median_ms,
