@@ -62,22 +62,22 @@ struct Config {
   static_assert(kStages >= 2, "at least double buffering");
   static_assert(kThreads % (kBN / 4) == 0 && kThreads % (kBK / 4) == 0,
                 "a thread's copies of a tile are whole rows apart, at one column");
-  static_assert(!kBTileNK || (kBQuads % 2 == 0 && kBN % 32 == 0 && (kBN % (kThreads / 2) == 0 ||
-                                                                   (kThreads / 2) % kBN == 0)),
-                "an [n][k] B tile's copies take whole 32-byte sectors of its columns, in rounds that tile its width");
+  static_assert(!kBTileNK || (8 % kBQuads == 0 && kBN % 32 == 0 && kThreads / kBQuads % 32 == 0),
+                "an [n][k] B tile's copies are a column's k quads, one column per kBQuads threads, and a thread's "
+                "columns are a multiple of 32 apart (b_nk_piece)");
   static_assert(!kBTileNK || kLaneCols >= 8 || (kLaneCols == 4 && kRN % 2 == 0),
-                "a lane's [n][k] reads are its two base pieces plus constants (b_nk_piece)");
+                "a lane's [n][k] reads are its base piece at each k quad plus constants (b_nk_piece)");
 };
 
 // Where piece q (k = 4q .. 4q + 3) of column n lives in an [n][k] B tile, in 16-byte pieces: k quad first, then
 // n % 4, then n / 4. A lane reads columns 4 apart at one k quad (LaneTile), so consecutive lanes' columns share n % 4
-// and have consecutive n / 4: 8 of them fill the 8 bank groups of a 128-byte line. The copies write a 32-byte sector
-// of 16 consecutive columns a warp, k quads q and q + 1: their n / 4 take 4 values, so the pieces of odd quads
-// have n / 4 XOR 4, which moves them to the line's other 4 bank groups. A lane's reads are then its pieces at
-// quads 0 and 1 plus constants (tile_product), where a general swizzle cost the loop an address computation per read.
+// and have consecutive n / 4: 8 of them fill the 8 bank groups of a 128-byte line. The copies read whole columns
+// (kBQuads threads, 16 * kBQuads contiguous bytes each), so a warp writes 32 / kBQuads columns' every quad: n / 4
+// XOR q * 8 / kBQuads moves each quad to its own bank groups. A lane's reads are then its piece at each quad plus
+// constants (tile_product), where a swizzle inside a quad's line cost the loop an address computation per read.
 template <typename C>
 __device__ __forceinline__ int b_nk_piece(int n, int q) {
-  return q * C::kBN + n % 4 * (C::kBN / 4) + ((n / 4) ^ (q % 2 * 4));
+  return q * C::kBN + n % 4 * (C::kBN / 4) + ((n / 4) ^ (q * (8 / C::kBQuads)));
 }
 
 // A lane's first row and column of its 4x4 blocks, relative to the block tile.
@@ -115,17 +115,15 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   const bool b_col_in = block_col + b_col < n;
   const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
-  // B stored N×K into an [n][k] tile: two neighbouring threads copy one 32-byte sector of a column, k quads 2s and
-  // 2s + 1, so a warp takes one sector of 16 columns. A round of copies spans kNkRound columns; a thread's rounds step
-  // across the tile (kNkRounds of them) and then to a later sector, so one pointer plus constants serves them all,
-  // as does one base piece in the tile (b_nk_piece's n / 4 XOR 4 is the same for the columns kNkRound apart).
-  constexpr int kNkRound = C::kThreads / 2;
-  constexpr int kNkRounds = C::kBN >= kNkRound ? C::kBN / kNkRound : 1;
-  constexpr int kNkSectorStep = kNkRound >= C::kBN ? kNkRound / C::kBN : 1;  // sectors on, after kNkRounds copies
-  const int nk_col = tid / 2 % C::kBN, nk_quad = 2 * (tid / 2 / C::kBN) + tid % 2;
+  // B stored N×K into an [n][k] tile: piece f = tid + l*kThreads is column f / kBQuads, k quad f % kBQuads, so that
+  // kBQuads neighbouring threads read one column's 16 * kBQuads contiguous bytes of B (2 threads a 32-byte sector
+  // each, 64 bytes a column at kBK 16, lost 25% at 64 rows, NOTES); a thread's copies are kBColStep columns apart at
+  // one k quad, so one pointer and one base piece plus constants serve them (b_nk_piece's n / 4 XOR is constant).
+  constexpr int kBColStep = C::kThreads / C::kBQuads;
+  const int nk_col = tid / C::kBQuads, nk_quad = tid % C::kBQuads;
   const int nk_piece = b_nk_piece<C>(nk_col, nk_quad);
-  const int nk_cols_in = n - block_col - nk_col <= 0 ? 0 : (n - block_col - nk_col + kNkRound - 1) / kNkRound;
-  const std::size_t nk_round_stride = std::size_t(kNkRound) * ldb;
+  const int nk_cols_in = n - block_col - nk_col <= 0 ? 0 : (n - block_col - nk_col + kBColStep - 1) / kBColStep;
+  const std::size_t nk_col_stride = std::size_t(kBColStep) * ldb;
   const float* nk_next = b + std::size_t(block_col + nk_col) * ldb + 4 * nk_quad + std::size_t(kt_begin) * C::kBK;
   // Into a [k][n] tile, through registers: float4 number f runs along k, at column f % kBN and k quad f / kBN, so the
   // 32 lanes of a warp hold 32 consecutive columns and their scalar stores hit 32 banks; each lane reads a 16-byte
@@ -145,13 +143,11 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   }
   auto copy_b = [&](int tile, int s) {
     if constexpr (C::kBTileNK) {
-      const int k_left = k_end - tile * C::kBK - 4 * nk_quad;
+      const bool k_in = tile * C::kBK + 4 * nk_quad < k_end;
+      const float* src = nk_next;
 #pragma unroll
-      for (int l = 0; l < C::kBCopies; ++l) {
-        const int round = l % kNkRounds, sectors_on = l / kNkRounds * kNkSectorStep;
-        copy16_async(b_stage(s) + 4 * (nk_piece + round * (kNkRound / 4) + sectors_on * 2 * C::kBN),
-                     nk_next + round * nk_round_stride + 8 * sectors_on, 8 * sectors_on < k_left && round < nk_cols_in);
-      }
+      for (int l = 0; l < C::kBCopies; ++l, src += nk_col_stride)
+        copy16_async(b_stage(s) + 4 * (nk_piece + l * (kBColStep / 4)), src, k_in && l < nk_cols_in);
       nk_next += C::kBK;
     } else if constexpr (kBStaged) {
       const float* tile_b = b + std::size_t(tile) * C::kBK;
@@ -262,14 +258,13 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   };
 
   // A lane's [n][k] reads (b_nk_piece): its columns are b_first + jj * 4 * kLaneCols + c (c < 4, jj < kRN), whose
-  // pieces at quad q are its pieces at quad q % 2, column b_first, plus a constant: kLaneCols >= 8 keeps the XOR in the
-  // lane's own bits, and with kLaneCols 4 (kRN even) bit 2 of n / 4 is jj's parity.
-  const int nk_lane[2] = {b_nk_piece<C>(b_first, 0),
-                          C::kLaneCols >= 8 ? b_nk_piece<C>(b_first, 1) : b_nk_piece<C>(b_first, 0) + C::kBN + 4};
+  // pieces at quad q are its piece at quad q, column b_first, plus a constant: with kLaneCols >= 8, jj * kLaneCols
+  // leaves n / 4's low 3 bits (the XOR's) to the lane; with kLaneCols 4 (kRN even) the XOR's bit 2 is jj's parity
+  // and its bit 1 the lane's.
   auto nk_read_piece = [&](int j, int q) {
-    const int p = q % 2, jj = j / 4;
-    const int jj_pieces = C::kLaneCols >= 8 ? jj * C::kLaneCols : 4 * (jj ^ p) - 4 * p;
-    return (p == 0 ? nk_lane[0] : nk_lane[1]) + (q - p) * C::kBN + j % 4 * (C::kBN / 4) + jj_pieces;
+    const int jj = j / 4, flip = q * (8 / C::kBQuads) & 4;
+    const int jj_pieces = C::kLaneCols >= 8 ? jj * C::kLaneCols : 8 * (jj / 2) + 4 * ((jj % 2) ^ (flip / 4)) - flip;
+    return b_nk_piece<C>(b_first, q) + j % 4 * (C::kBN / 4) + jj_pieces;
   };
 
   // The k steps k4 .. k4 + 3 of the stage, each accumulated in k order. A's fragments for the 4 k steps first:
