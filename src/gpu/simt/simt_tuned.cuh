@@ -62,22 +62,22 @@ struct Config {
   static_assert(kStages >= 2, "at least double buffering");
   static_assert(kThreads % (kBN / 4) == 0 && kThreads % (kBK / 4) == 0,
                 "a thread's copies of a tile are whole rows apart, at one column");
-  static_assert(!kBTileNK || (8 % kBQuads == 0 && kBN % 32 == 0 && kThreads / kBQuads % 32 == 0),
-                "an [n][k] B tile's copies are a column's k quads, one column per kBQuads threads, and a thread's "
-                "columns are a multiple of 32 apart (b_nk_piece)");
+  static_assert(!kBTileNK || (8 % kBQuads == 0 && kBN % 32 == 0 && kThreads % kBN == 0),
+                "an [n][k] B tile's copies are k quads of one column a thread, every column a round (b_nk_piece)");
   static_assert(!kBTileNK || kLaneCols >= 8 || (kLaneCols == 4 && kRN % 2 == 0),
                 "a lane's [n][k] reads are its base piece at each k quad plus constants (b_nk_piece)");
 };
 
 // Where piece q (k = 4q .. 4q + 3) of column n lives in an [n][k] B tile, in 16-byte pieces: k quad first, then
-// n % 4, then n / 4. A lane reads columns 4 apart at one k quad (LaneTile), so consecutive lanes' columns share n % 4
-// and have consecutive n / 4: 8 of them fill the 8 bank groups of a 128-byte line. The copies read whole columns
-// (kBQuads threads, 16 * kBQuads contiguous bytes each), so a warp writes 32 / kBQuads columns' every quad: n / 4
-// XOR q * 8 / kBQuads moves each quad to its own bank groups. A lane's reads are then its piece at each quad plus
-// constants (tile_product), where a swizzle inside a quad's line cost the loop an address computation per read.
+// n % 4, then n / 4 XOR a function of q. Shared memory serves 16-byte accesses 8 lanes at a time. A lane reads
+// columns 4 apart at one k quad (LaneTile), so 8 lanes' columns share n % 4 and have consecutive n / 4: the 8 bank
+// groups of a 128-byte line. The copies are ordered so that 8 threads write such columns too (tile_product). The XOR
+// keeps a column's quads apart. A lane's reads are its base piece at each quad plus constants, where a swizzle that
+// mixed the lane's bits with the constants' cost the loop an address computation per read (bench/NOTES.md, "B's
+// [n][k] tile read at constant offsets").
 template <typename C>
 __device__ __forceinline__ int b_nk_piece(int n, int q) {
-  return q * C::kBN + n % 4 * (C::kBN / 4) + ((n / 4) ^ (q * (8 / C::kBQuads)));
+  return q * C::kBN + n % 4 * (C::kBN / 4) + ((n / 4) ^ (q * (8 / C::kBQuads) % 8));
 }
 
 // A lane's first row and column of its 4x4 blocks, relative to the block tile.
@@ -115,15 +115,15 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   const bool b_col_in = block_col + b_col < n;
   const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
-  // B stored N×K into an [n][k] tile: piece f = tid + l*kThreads is column f / kBQuads, k quad f % kBQuads, so that
-  // kBQuads neighbouring threads read one column's 16 * kBQuads contiguous bytes of B (2 threads a 32-byte sector
-  // each, 64 bytes a column at kBK 16, lost 25% at 64 rows, NOTES); a thread's copies are kBColStep columns apart at
-  // one k quad, so one pointer and one base piece plus constants serve them (b_nk_piece's n / 4 XOR is constant).
-  constexpr int kBColStep = C::kThreads / C::kBQuads;
-  const int nk_col = tid / C::kBQuads, nk_quad = tid % C::kBQuads;
-  const int nk_piece = b_nk_piece<C>(nk_col, nk_quad);
-  const int nk_cols_in = n - block_col - nk_col <= 0 ? 0 : (n - block_col - nk_col + kBColStep - 1) / kBColStep;
-  const std::size_t nk_col_stride = std::size_t(kBColStep) * ldb;
+  // B stored N×K into an [n][k] tile: a thread copies kBCopies consecutive k quads of one column, so one pointer
+  // with constant offsets serves its copies. (Copies kBColStep columns apart, 4 threads a column, took a pointer
+  // each, which ptxas, short of registers, computed one after the other in one register pair: every add waited for
+  // the copy before it to leave, NOTES.) A warp copies 32 columns, thread i column 4 * (i % 8) + i / 8 of them, so
+  // that 8 neighbouring threads write columns 4 apart, as the lanes read them. A warp's copy reads 16 bytes of each
+  // column; the sectors' other halves are the next copy's, served by L1.
+  const int nk_slot = tid % C::kBN, nk_quad = tid / C::kBN * C::kBCopies;
+  const int nk_col = nk_slot / 32 * 32 + nk_slot % 8 * 4 + nk_slot % 32 / 8;
+  const bool nk_col_in = block_col + nk_col < n;
   const float* nk_next = b + std::size_t(block_col + nk_col) * ldb + 4 * nk_quad + std::size_t(kt_begin) * C::kBK;
   // Into a [k][n] tile, through registers: float4 number f runs along k, at column f % kBN and k quad f / kBN, so the
   // 32 lanes of a warp hold 32 consecutive columns and their scalar stores hit 32 banks; each lane reads a 16-byte
@@ -143,11 +143,11 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   }
   auto copy_b = [&](int tile, int s) {
     if constexpr (C::kBTileNK) {
-      const bool k_in = tile * C::kBK + 4 * nk_quad < k_end;
-      const float* src = nk_next;
+      const int k_left = k_end - tile * C::kBK - 4 * nk_quad;
 #pragma unroll
-      for (int l = 0; l < C::kBCopies; ++l, src += nk_col_stride)
-        copy16_async(b_stage(s) + 4 * (nk_piece + l * (kBColStep / 4)), src, k_in && l < nk_cols_in);
+      for (int l = 0; l < C::kBCopies; ++l)
+        copy16_async_l1(b_stage(s) + 4 * b_nk_piece<C>(nk_col, nk_quad + l), nk_next + 4 * l,
+                        nk_col_in && 4 * l < k_left);
       nk_next += C::kBK;
     } else if constexpr (kBStaged) {
       const float* tile_b = b + std::size_t(tile) * C::kBK;

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Issue 30, 2026-11-28 (seventh session): B stored N×K copied a column a thread (one pointer, L1 serving the
+# sectors' halves) into an [n][k] tile read at constant offsets (bench/NOTES.md, "B's [n][k] tile read at constant
+# offsets", run 5). The build, the every-variant GPU test, memcheck on every variant through the probe (128 rows, NT
+# and TT) and on 64 rows in every layout, racecheck on 64 rows, then the probe of two 64-row decode products in NT.
+# Usage (device tool, .whl carried): h200_nk_column_a_thread.sh OUT COMMIT
+set -uo pipefail
+out=$1 commit=$2
+source bench/device_out.sh
+tune=build/apps/matcompare-tune
+build_only "$commit"
+build/tests/test_gpu_backends --test-case="*every variant*" > "$out/logs/test_every_variant.log" 2>&1
+log "test_gpu_backends every variant exit $?: $(grep -E 'test cases:' "$out/logs/test_every_variant.log")"
+timeout -s INT 150 compute-sanitizer --tool memcheck --error-exitcode 9 $tune --m 128 --n 1000 --k 300 --layout NT,TT \
+  --min-time 0 > "$out/logs/sanitizer_memcheck_probe_128x1000x300.log" 2>&1
+log "memcheck probe 128x1000x300 NT,TT exit $?:" \
+  "$(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer_memcheck_probe_128x1000x300.log")"
+sanitize memcheck 64 1000 300 simt-tuned 60
+sanitize racecheck 64 520 200 simt-tuned 90
+$tune --m 64 --n 28672,57344 --k 4096,8192 --layout NT --min-time 0.05 > "$out/logs/probe_nt.log" 2>&1
+log "probe NT exit $?"
+grep -E "NT NT$|cublaslt|64x128x16|64x256x16_w32x64_l4x8_s3_colA_b2 g8|choice" "$out/logs/probe_nt.log"
