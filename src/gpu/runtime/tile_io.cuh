@@ -84,12 +84,6 @@ __device__ __forceinline__ void copy16_async(float* dst, const float* src, bool 
   const int src_bytes = in_range ? 16 : 0;
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst_addr), "l"(src), "r"(src_bytes) : "memory");
 }
-// The same, kept in L1 as well: for copies whose 32-byte sectors are read half by one copy and half by the next.
-__device__ __forceinline__ void copy16_async_l1(float* dst, const float* src, bool in_range) {
-  const unsigned dst_addr = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  const int src_bytes = in_range ? 16 : 0;
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst_addr), "l"(src), "r"(src_bytes) : "memory");
-}
 __device__ __forceinline__ void commit_copies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 // Only this thread's copies are waited for: a __syncthreads() must follow before others read them.
 __device__ __forceinline__ void wait_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }

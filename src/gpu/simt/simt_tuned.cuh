@@ -50,7 +50,7 @@ struct Config {
   // and about 48 more registers fit what a thread may have at kMinBlocks blocks an SM; elsewhere (where that spilled
   // 36-340 bytes) its float4s go through registers into a [k][n] tile (bench/NOTES.md, "B stored N×K kept [n][k]").
   static constexpr bool kBTileNK = kBStoredNK && kTM * kTN + 4 * kTN + 48 <= 65536 / (kThreads * kMinBlocks);
-  static constexpr int kBQuads = kBK / 4;  // 16-byte pieces (k quads) of a column of an [n][k] B tile
+  static constexpr int kBQuads = kBK / 4;  // 16-byte pieces of a row of an [n][k] B tile
 
   static_assert(kBM % kWM == 0 && kBN % kWN == 0, "warp tiles cover the block tile");
   static_assert(32 % kLaneRows == 0 && kRM >= 1 && kRN >= 1 && kRM * 4 * kLaneRows == kWM &&
@@ -62,22 +62,18 @@ struct Config {
   static_assert(kStages >= 2, "at least double buffering");
   static_assert(kThreads % (kBN / 4) == 0 && kThreads % (kBK / 4) == 0,
                 "a thread's copies of a tile are whole rows apart, at one column");
-  static_assert(!kBTileNK || (8 % kBQuads == 0 && kBN % 32 == 0 && kThreads % kBN == 0),
-                "an [n][k] B tile's copies are k quads of one column a thread, every column a round (b_nk_piece)");
-  static_assert(!kBTileNK || kLaneCols >= 8 || (kLaneCols == 4 && kRN % 2 == 0),
-                "a lane's [n][k] reads are its base piece at each k quad plus constants (b_nk_piece)");
+  static_assert(8 % kBQuads == 0 && kBN * kBQuads % 8 == 0,
+                "an [n][k] B tile is whole 128-byte lines of whole rows (b_nk_piece)");
 };
 
-// Where piece q (k = 4q .. 4q + 3) of column n lives in an [n][k] B tile, in 16-byte pieces: k quad first, then
-// n % 4, then n / 4 XOR a function of q. Shared memory serves 16-byte accesses 8 lanes at a time. A lane reads
-// columns 4 apart at one k quad (LaneTile), so 8 lanes' columns share n % 4 and have consecutive n / 4: the 8 bank
-// groups of a 128-byte line. The copies are ordered so that 8 threads write such columns too (tile_product). The XOR
-// keeps a column's quads apart. A lane's reads are its base piece at each quad plus constants, where a swizzle that
-// mixed the lane's bits with the constants' cost the loop an address computation per read (bench/NOTES.md, "B's
-// [n][k] tile read at constant offsets").
+// Where piece q (k = 4q .. 4q + 3) of column n lives in an [n][k] B tile, in 16-byte pieces. A lane's fragment reads
+// take the columns of 8 lanes 4 apart at one k quad (LaneTile): unswizzled, their pieces would fall in at most two
+// bank groups. Each 128-byte line of the tile (2 rows at kBK 16) has its 8 pieces permuted by XOR with (n / 4) % 8,
+// constant over the line: those 8 columns then land in 8 different bank groups, and the copies, 8 consecutive pieces
+// a phase, still fill one line each.
 template <typename C>
 __device__ __forceinline__ int b_nk_piece(int n, int q) {
-  return q * C::kBN + n % 4 * (C::kBN / 4) + ((n / 4) ^ (q * (8 / C::kBQuads) % 8));
+  return (n * C::kBQuads + q) ^ ((n / 4) & 7);
 }
 
 // A lane's first row and column of its 4x4 blocks, relative to the block tile.
@@ -115,16 +111,13 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   const bool b_col_in = block_col + b_col < n;
   const std::size_t b_copy_stride = std::size_t(kBRowStep) * ldb, b_tile_stride = std::size_t(C::kBK) * ldb;
   const float* b_next = b + std::size_t(b_row) * ldb + block_col + b_col + kt_begin * b_tile_stride;  // next to fetch
-  // B stored N×K into an [n][k] tile: a thread copies kBCopies consecutive k quads of one column, so one pointer
-  // with constant offsets serves its copies. (Copies kBColStep columns apart, 4 threads a column, took a pointer
-  // each, which ptxas, short of registers, computed one after the other in one register pair: every add waited for
-  // the copy before it to leave, NOTES.) A warp copies 32 columns, thread i column 4 * (i % 8) + i / 8 of them, so
-  // that 8 neighbouring threads write columns 4 apart, as the lanes read them. A warp's copy reads 16 bytes of each
-  // column; the sectors' other halves are the next copy's, served by L1.
-  const int nk_slot = tid % C::kBN, nk_quad = tid / C::kBN * C::kBCopies;
-  const int nk_col = nk_slot / 32 * 32 + nk_slot % 8 * 4 + nk_slot % 32 / 8;
-  const bool nk_col_in = block_col + nk_col < n;
-  const float* nk_next = b + std::size_t(block_col + nk_col) * ldb + 4 * nk_quad + std::size_t(kt_begin) * C::kBK;
+  // B stored N×K into an [n][k] tile: piece f = tid + l*kThreads is column f / kBQuads, k quad f % kBQuads, so that
+  // kBQuads neighbouring threads read one column's 16 * kBQuads contiguous bytes of B; a thread's copies are
+  // kBColStep columns apart at one k quad, so one pointer serves them, as for B stored K×N.
+  constexpr int kBColStep = C::kThreads / C::kBQuads;
+  const int nk_col = tid / C::kBQuads, nk_k = tid % C::kBQuads * 4;
+  const int nk_cols_in = n - block_col - nk_col <= 0 ? 0 : (n - block_col - nk_col + kBColStep - 1) / kBColStep;
+  const float* nk_next = b + std::size_t(block_col + nk_col) * ldb + nk_k + std::size_t(kt_begin) * C::kBK;
   // Into a [k][n] tile, through registers: float4 number f runs along k, at column f % kBN and k quad f / kBN, so the
   // 32 lanes of a warp hold 32 consecutive columns and their scalar stores hit 32 banks; each lane reads a 16-byte
   // piece of its own row of B, the other pieces of those 32-byte sectors being the same lane's next copies, served by
@@ -143,11 +136,11 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   }
   auto copy_b = [&](int tile, int s) {
     if constexpr (C::kBTileNK) {
-      const int k_left = k_end - tile * C::kBK - 4 * nk_quad;
+      const bool k_in = tile * C::kBK + nk_k < k_end;
+      const float* src = nk_next;
 #pragma unroll
-      for (int l = 0; l < C::kBCopies; ++l)
-        copy16_async_l1(b_stage(s) + 4 * b_nk_piece<C>(nk_col, nk_quad + l), nk_next + 4 * l,
-                        nk_col_in && 4 * l < k_left);
+      for (int l = 0; l < C::kBCopies; ++l, src += std::size_t(kBColStep) * ldb)
+        copy16_async(b_stage(s) + 4 * b_nk_piece<C>(nk_col + l * kBColStep, nk_k / 4), src, k_in && l < nk_cols_in);
       nk_next += C::kBK;
     } else if constexpr (kBStaged) {
       const float* tile_b = b + std::size_t(tile) * C::kBK;
@@ -257,49 +250,60 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
     }
   };
 
-  // A lane's [n][k] reads (b_nk_piece): its columns are b_first + jj * 4 * kLaneCols + c (c < 4, jj < kRN), whose
-  // pieces at quad q are its piece at quad q, column b_first, plus a constant: with kLaneCols >= 8, jj * kLaneCols
-  // leaves n / 4's low 3 bits (the XOR's) to the lane; with kLaneCols 4 (kRN even) the XOR's bit 2 is jj's parity
-  // and its bit 1 the lane's.
-  auto nk_read_piece = [&](int j, int q) {
-    const int jj = j / 4, flip = q * (8 / C::kBQuads) & 4;
-    const int jj_pieces = C::kLaneCols >= 8 ? jj * C::kLaneCols : 8 * (jj / 2) + 4 * ((jj % 2) ^ (flip / 4)) - flip;
-    return b_nk_piece<C>(b_first, q) + j % 4 * (C::kBN / 4) + jj_pieces;
-  };
-
-  // The k steps k4 .. k4 + 3 of the stage, each accumulated in k order. A's fragments for the 4 k steps first:
-  // transposed, one float4 per 4 rows and k; row-major, one float4 per row along k. Then B's: [k][n], one float4 per 4
-  // columns and k; [n][k], one float4 per column along k, used as it arrives.
+  // The k steps k4 .. k4 + 3 of the stage, each accumulated in k order. A's fragments: transposed, one float4 per 4
+  // rows and k; row-major, one float4 per row along k. B's: [k][n], one float4 per 4 columns and k; [n][k], one float4
+  // per column along k, every column's read first, then A's a k step (transposed) or a row (row-major) at a time, so
+  // that no more than one operand's 4 k steps are held at once (both at once spilled).
   auto multiply_k4 = [&](const float* as, const float* bs, int k4) {
-    float af[4][C::kTM];
+    if constexpr (C::kBTileNK) {
+      float bq[C::kTN][4];
 #pragma unroll
-    for (int i = 0; i < C::kTM; i += 4) {
-      const int row = a_first + i / 4 * (4 * C::kLaneRows);
-      if constexpr (C::kTransposedA) {
+      for (int j = 0; j < C::kTN; ++j)
+        unpack4(load4(bs + 4 * b_nk_piece<C>(b_first + j / 4 * (4 * C::kLaneCols) + j % 4, k4 / 4)), bq[j]);
 #pragma unroll
-        for (int kk = 0; kk < 4; ++kk) unpack4(load4(as + (k4 + kk) * C::kLdA + row), &af[kk][i]);
-      } else {
+      for (int i = 0; i < C::kTM; i += 4) {
+        const int row = a_first + i / 4 * (4 * C::kLaneRows);
+        if constexpr (C::kTransposedA) {
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
-          const float4 v = load4(as + (row + r) * C::kLdA + k4);
-          af[0][i + r] = v.x;
-          af[1][i + r] = v.y;
-          af[2][i + r] = v.z;
-          af[3][i + r] = v.w;
+          for (int kk = 0; kk < 4; ++kk) {
+            float af[4];
+            unpack4(load4(as + (k4 + kk) * C::kLdA + row), af);
+#pragma unroll
+            for (int r = 0; r < 4; ++r)
+#pragma unroll
+              for (int j = 0; j < C::kTN; ++j) acc[i + r][j] += af[r] * bq[j][kk];
+          }
+        } else {
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            float af[4];
+            unpack4(load4(as + (row + r) * C::kLdA + k4), af);
+#pragma unroll
+            for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+              for (int j = 0; j < C::kTN; ++j) acc[i + r][j] += af[kk] * bq[j][kk];
+          }
         }
       }
-    }
-    if constexpr (C::kBTileNK) {
-#pragma unroll
-      for (int j = 0; j < C::kTN; ++j) {
-        float bq[4];
-        unpack4(load4(bs + 4 * nk_read_piece(j, k4 / 4)), bq);
-#pragma unroll
-        for (int kk = 0; kk < 4; ++kk)
-#pragma unroll
-          for (int i = 0; i < C::kTM; ++i) acc[i][j] += af[kk][i] * bq[kk];
-      }
     } else {
+      float af[4][C::kTM];
+#pragma unroll
+      for (int i = 0; i < C::kTM; i += 4) {
+        const int row = a_first + i / 4 * (4 * C::kLaneRows);
+        if constexpr (C::kTransposedA) {
+#pragma unroll
+          for (int kk = 0; kk < 4; ++kk) unpack4(load4(as + (k4 + kk) * C::kLdA + row), &af[kk][i]);
+        } else {
+#pragma unroll
+          for (int r = 0; r < 4; ++r) {
+            const float4 v = load4(as + (row + r) * C::kLdA + k4);
+            af[0][i + r] = v.x;
+            af[1][i + r] = v.y;
+            af[2][i + r] = v.z;
+            af[3][i + r] = v.w;
+          }
+        }
+      }
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
         float bf[C::kTN];
@@ -313,10 +317,9 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
       }
     }
   };
-  // With B [n][k] and A through registers, the stage's k quads are not unrolled: unrolled, in pairs too, ptxas
-  // spilled.
+  // With B [n][k] the k quads are not unrolled: unrolled, ptxas fetched every quad's B fragments ahead and spilled.
   auto multiply_stage = [&](int s) {
-    if constexpr (C::kBTileNK && C::kAStaged) {
+    if constexpr (C::kBTileNK) {
 #pragma unroll 1
       for (int k4 = 0; k4 < C::kBK; k4 += 4) multiply_k4(a_stage(s), b_stage(s), k4);
     } else {
