@@ -660,6 +660,21 @@ TEST_CASE("figures keep three significant digits where they round up to the next
   CHECK(g.cell(kOk, "time") == "1.00 ms");
 }
 
+TEST_CASE("a ratio from one pair shows no spread: IQR and quartiles are left empty") {
+  auto results = hand_built_results();
+  results[0].vs_vendor_pairs = 1;
+  results[0].vs_vendor_q1 = results[0].vs_vendor_q3 = results[0].vs_vendor;
+  TableOptions wide;
+  wide.columns = table_columns();
+  std::ostringstream out;
+  write_results(out, Format::table, hand_built_context(false), results, wide);
+  const Grid g = parse_table(out.str(), kNumeric);
+  CHECK(g.cell(kOk, "x vendor") == "0.860");
+  CHECK(g.cell(kOk, "IQR") == "-");  // not "0.0%"
+  CHECK(g.cell(kOk, "quartiles") == "-");
+  CHECK(g.cell(kVendor, "IQR") == "2.0%");
+}
+
 TEST_CASE("rates switch to TFLOP/s when a row reaches 10 TFLOP/s, for the whole column") {
   auto results = hand_built_results();
   results[0].gflops = 52900;

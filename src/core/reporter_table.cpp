@@ -43,7 +43,7 @@ const std::vector<Column> kColumns = {
     {"vendor", "x vendor", true, true,
      "x vendor: the median over pairs of the vendor's time over the row's, the two timed in turn on the same inputs "
      "so that drift hits both; on a noisy machine it can differ from the ratio of two rates, which come from "
-     "unpaired samples. IQR: half the pairs' interquartile range, in % of their median."},
+     "unpaired samples. IQR: half the pairs' interquartile range, in % of their median (none from one pair)."},
     {"iqr", "IQR", true, true, ""},
     {"quartiles", "quartiles", true, false, "quartiles: the first and third quartile of the pair ratios."},
     {"prec-vendor", "x prec. vendor", true, false,
@@ -150,11 +150,11 @@ std::string cell(const Column& c, const BenchmarkResult& r, const RunContext& co
   }
   if (name == "vendor") return figure && r.vs_vendor > 0 ? mark + sig3(r.vs_vendor) : "-";
   if (name == "iqr")
-    return timed && r.vs_vendor_pairs > 0 && r.vs_vendor > 0
+    return timed && r.vs_vendor_pairs > 1 && r.vs_vendor > 0
                ? percent((r.vs_vendor_q3 - r.vs_vendor_q1) / 2 / r.vs_vendor)
                : "-";
   if (name == "quartiles")
-    return timed && r.vs_vendor_pairs > 0 ? sig3(r.vs_vendor_q1) + "-" + sig3(r.vs_vendor_q3) : "-";
+    return timed && r.vs_vendor_pairs > 1 ? sig3(r.vs_vendor_q1) + "-" + sig3(r.vs_vendor_q3) : "-";
   if (name == "prec-vendor") return figure && r.vs_precision_vendor > 0 ? mark + sig3(r.vs_precision_vendor) : "-";
   if (name == "best") return figure && r.vs_best_vendor > 0 ? mark + sig3(r.vs_best_vendor) : "-";
   if (name == "best-vendor") return figure && r.vs_best_vendor > 0 ? r.best_vendor : "-";
