@@ -26,7 +26,6 @@ BenchmarkResult result(const std::string& name, Precision precision, Status stat
   r.backend.precision_vendor = baseline;
   r.status = status;
   r.vs_precision_vendor = vs_precision_vendor;
-  r.vs_vendor_pairs = baseline ? 0 : 5;
   return r;
 }
 
@@ -66,23 +65,6 @@ TEST_CASE("the best vendor of each precision is the fastest vendor library measu
   CHECK(named(shape, "tf32-row").vs_best_vendor == doctest::Approx(0.9));
   CHECK(named(shape, "tf32-slower").vs_best_vendor == doctest::Approx(0.8));
   CHECK(named(shape, "multi").vs_best_vendor == 0);
-}
-
-TEST_CASE("a vendor library is ranked only on at least kLeastPairsToRank pairs with its baseline, which needs none") {
-  for (int pairs = 0; pairs <= kLeastPairsToRank; ++pairs) {
-    INFO("pairs: ", pairs);
-    std::vector<BenchmarkResult> shape{
-        result("fp32-baseline", Precision::fp32, Status::ok, 1.0, true, true),
-        result("fp32-lucky", Precision::fp32, Status::ok, 2.1, true),  // one slow baseline sample in its pairs
-        result("fp32-row", Precision::fp32, Status::ok, 1.4, false),
-    };
-    shape[1].vs_vendor_pairs = pairs;
-    set_best_vendors(shape);
-    const bool ranked = pairs >= kLeastPairsToRank;
-    CHECK(named(shape, "fp32-row").best_vendor == (ranked ? "fp32-lucky" : "fp32-baseline"));
-    CHECK(named(shape, "fp32-row").vs_best_vendor == doctest::Approx(ranked ? 1.4 / 2.1 : 1.4));
-    CHECK(named(shape, "fp32-lucky").vs_best_vendor == doctest::Approx(ranked ? 1.0 : 2.1));
-  }
 }
 
 TEST_CASE("a run brings every vendor library of the selected precision and names the fastest, paired through the "

@@ -266,6 +266,26 @@ TEST_CASE("a run that fits its budget comfortably is measured in full; one that 
   CHECK(once.reason.find("1 compute and 0 end-to-end samples of 3") != std::string::npos);
 }
 
+TEST_CASE("a row that fits once is paired with a vendor run warmed first, not the vendor's first run") {
+  const Problem p = make_problem({200, 300, 400}, 1.0f, 0.0f, matcompare_test::fresh_seed());
+  BenchmarkOptions o;
+  o.repetitions = 3;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  o.time_limit_s = 0.6;  // as above: one run of the row fits
+  const Slowed slow(find_backend("cpu/openblas"), 0.0, 1.0);  // 0.2 s per run
+  Slowed vendor(find_backend("cpu/openblas"), 200);  // a workspace's first run 200 ms, its second 20
+  vendor.every_other_run_ms = 20;
+  const BenchmarkResult once = measure_paired(slow, p, o, vendor);
+  REQUIRE_MESSAGE(once.status == Status::ok, once.reason);
+  REQUIRE(once.compute.samples == 1);
+  CHECK(once.vs_vendor_pairs == 1);
+  // 20 ms (and OpenBLAS's share, a few ms more on a loaded machine) over the row's 200-400 ms: about 0.1; the
+  // vendor's first run would read 0.5-1.
+  CHECK(once.vs_vendor > 0.04);
+  CHECK(once.vs_vendor < 0.25);
+}
+
 TEST_CASE("the budget goes first to rows that need little; the rest share equally; the spare is spread") {
   CHECK(first_share({1, 1, 1}, 30) == doctest::Approx(1 + 27.0 / 3));
   CHECK(first_share({100, 1, 1}, 30) == doctest::Approx(28));
