@@ -447,10 +447,10 @@ def bar_basis(machine, size):
 
 def iqr_of(row, ratio):
     """(low, high) of the row's pair ratios against the vendor, scaled to `ratio` (the quartiles are of × vendor; a
-    × best vendor bar gets the same relative spread), or None where the file has none."""
+    × best vendor bar gets the same relative spread), or None where the file has none or one pair's (no spread)."""
     median = positive(row.get("vs_vendor"))
     q1, q3 = positive(row.get("vs_vendor_q1")), positive(row.get("vs_vendor_q3"))
-    if not (median and q1 and q3):
+    if not (median and q1 and q3 and (row.get("vs_vendor_pairs") or 0) > 1):
         return None
     low, high = ratio * q1 / median, ratio * q3 / median
     return (min(low, ratio), max(high, ratio))

@@ -212,9 +212,10 @@ FAST_PATH_HEADER = ["Size", "Backend", "Precision", "GFLOP/s", "% of peak", "× 
 
 
 def iqr_text(row):
-    """The quartiles of the row's pair ratios against the vendor ("0.282–0.286"), where the file has them."""
+    """The quartiles of the row's pair ratios against the vendor ("0.282–0.286"), where the file has them from two
+    pairs or more (one pair has no spread)."""
     q1, q3 = positive(row.get("vs_vendor_q1")), positive(row.get("vs_vendor_q3"))
-    if not (q1 and q3 and has_figure(row)):
+    if not (q1 and q3 and has_figure(row) and (row.get("vs_vendor_pairs") or 0) > 1):
         return DASH
     digits = len(fmt_sig(min(q1, q3)).partition(".")[2])  # both quartiles to the same decimals
     return marked(row, f"{q1:.{digits}f}–{q3:.{digits}f}")
