@@ -44,6 +44,13 @@ def geometric_mean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values))
 
 
+def one_pair(row):
+    """Whether the row's ratio rests on a single pair: its budget held only its verification run. Runs before a4d0851
+    timed the vendor's side of that pair on its first run on a new workspace, up to twice its median on the GPU
+    (bench/NOTES.md, "B's [n][k] tile read at constant offsets"), so such a cell can overstate the row."""
+    return row.get("status") == "ok" and row.get("vs_vendor_pairs") == 1
+
+
 def suite_section(machines):
     lines = []
     for machine in machines:
@@ -60,7 +67,8 @@ def suite_section(machines):
                 cells = []
                 for key in keys:
                     found = by_shape[key].get(shape)
-                    cells.append(Sourced(f"{fmt_ratio(found[1])} {code(short_name(found[0]))}",
+                    mark = " (1 pair)" if found and one_pair(machine.row(found[0], shape)) else ""
+                    cells.append(Sourced(f"{fmt_ratio(found[1])}{mark} {code(short_name(found[0]))}",
                                          machine.row(found[0], shape)) if found else DASH)
                 rows.append([shape_label(shape), name or DASH] + cells)
             summary = []
@@ -68,8 +76,10 @@ def suite_section(machines):
                 cells = []
                 for key in keys:
                     ratios = [ratio for _, _, _, ratio in groups[key]]
+                    single = sum(one_pair(machine.row(own, shape)) for shape, _, own, _ in groups[key])
                     if pick is None:
-                        cells.append(f"**{fmt_ratio(geometric_mean(ratios))}** over {len(ratios)}")
+                        cells.append(f"**{fmt_ratio(geometric_mean(ratios))}** over {len(ratios)}"
+                                     + (f", {single} of one pair" if single else ""))
                     else:
                         shape, _, own, ratio = min(groups[key], key=lambda item: item[3])
                         cells.append(f"**{fmt_ratio(ratio)}** {code(short_name(own))} at {shape_label(shape)}")
@@ -82,7 +92,10 @@ def suite_section(machines):
             "Per problem of each suite run (`--suite`, `--shapes`) and per device and precision: this project's "
             "fastest measured row against the fastest vendor library of that precision in the same run "
             "(matcompare's paired “× best vendor”), with the row's name; then the geometric mean and the worst over "
-            "the suite's problems that have a measured row.", ""] + lines
+            "the suite's problems that have a measured row. “(1 pair)” marks a ratio from a single pair of samples, "
+            "where the row's budget held only its verification run: runs before a4d0851 timed the vendor's side of that "
+            "pair on its first run, up to twice its median on the GPU, so such cells can overstate the row "
+            "(bench/NOTES.md).", ""] + lines
 
 
 # Problems per panel of a suite's plot: a longer suite is wrapped into panels one above the other, so that its plot

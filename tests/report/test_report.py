@@ -156,7 +156,8 @@ def test_suite_section(tmp):
         return dict(VALID_ROW, backend=backend, m=m, n=8, k=8, layout=layout, precision="fp32", vs_best_vendor=ratio,
                     best_vendor="cpu/openblas", vendor_library=library)
     rows = [row("cpu/blis", 8, 0.5), row("cpu/tiling", 8, 0.25), row("cpu/openblas", 8, 1.0, library=True),
-            row("cpu/blis", 16, 2.0, layout="NT"), row("cpu/openblas", 16, 1.0, library=True, layout="NT"),
+            dict(row("cpu/blis", 16, 2.0, layout="NT"), vs_vendor_pairs=1),
+            row("cpu/openblas", 16, 1.0, library=True, layout="NT"),
             dict(VALID_ROW, backend="cpu/loop-ijk", m=16, layout="NT", status="failed", reason="NaN or Inf in the result",
                  median_ms=None, gflops=None)]
     suite = {"name": "tiny", "title": "two problems", "shapes": [{"m": 8, "n": 8, "k": 8, "layout": "NN", "name": "first"},
@@ -170,9 +171,11 @@ def test_suite_section(tmp):
         return
     section_text = section(text, "## 2d. Suites", "## 3. Source documents")
     check("the suite has its section", "suite `tiny`" in section_text and "two problems." in section_text, section_text)
-    check("each problem: the fastest own row and its ratio", "| 8 | first | 0.50× `blis` |" in section_text
-          and "| 16x8x8 NT | second | 2.00× `blis` |" in section_text, section_text)
-    check("the geometric mean over the problems", "**1.00×** over 2" in section_text, section_text)
+    check("each problem: the fastest own row and its ratio, marked where it rests on one pair",
+          "| 8 | first | 0.50× `blis` |" in section_text
+          and "| 16x8x8 NT | second | 2.00× (1 pair) `blis` |" in section_text, section_text)
+    check("the geometric mean over the problems, with how many rest on one pair",
+          "**1.00×** over 2, 1 of one pair" in section_text, section_text)
     check("the worst, with its row and problem", "**0.50×** `blis` at 8" in section_text, section_text)
     check("a plot of the suite", os.path.exists(os.path.join(out, "m1-suite-tiny.png")) and "m1-suite-tiny.png" in text)
     overview = section(text, "## 2. Overview", "## 2d. Suites")
