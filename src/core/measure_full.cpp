@@ -66,8 +66,8 @@ void measure_in_full(const Backend& backend, const Problem& p, const BenchmarkOp
     // Only the verification run fitted: it is the sample, paired with one run of each partner (vendors are the
     // fastest rows, and a figure without its ratio would leave a hole in the table). Each partner runs once untimed
     // first: a partner's first run on its new workspace, after the host verified the row, read a median 1.1-2.1x its
-    // own row's time on the GPU suites, and a ratio of one pair has nothing to even it out (bench/NOTES.md, "B's [n][k]
-    // tile read at constant offsets").
+    // own row's time on the GPU suites, and a ratio of one pair has nothing to even it out (bench/NOTES.md, "A ratio
+    // of one pair").
     row_ms = {verify_ms};
     time_partners();
     for (std::vector<double>& ms : partner_ms) ms.clear();
