@@ -12,20 +12,7 @@ source bench/device_out.sh
 build_and_ctest "$commit"
 sanitize racecheck 64 520 200 simt-tuned 120
 sanitize memcheck 33 777 130 simt-tuned 40
-metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
-for layout in NN NT; do
-  timeout 150 ncu --kernel-name-base function -k "regex:simt_(tuned|cut_round|split_k)_kernel" --launch-count 1 \
-    --import-source no --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
-    --section SourceCounters --section Occupancy --section LaunchStats --section InstructionStats --metrics "$metrics" \
-    -o "$out/results/simt_$layout" \
-    $cli --m 64 --n 57344 --k 8192 --layout $layout --filter simt-tuned --repetitions 1 --min-time 0 --no-flush \
-    > "$out/logs/ncu_$layout.log" 2>&1
-  log "ncu $layout exit $?"
-  ncu --import "$out/results/simt_$layout.ncu-rep" --page details > "$out/logs/details_$layout.txt" 2>&1
-  ncu --import "$out/results/simt_$layout.ncu-rep" --page source --csv --print-source sass \
-    > "$out/logs/sass_$layout.csv" 2>&1
-  python3 bench/ncu_stalls.py "$out/logs/sass_$layout.csv" > "$out/logs/stalls_$layout.txt" 2>&1
-done
+for layout in NN NT; do ncu_simt $layout 64 57344 8192; done
 grep -E "simt_|Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Compute \(SM\) Throughput|Memory Throughput|Issue Slots|Warp Cycles Per Issued|Bank|bank" \
   "$out/logs/details_NN.txt" "$out/logs/details_NT.txt" | head -60
 head -30 "$out/logs/stalls_NN.txt" "$out/logs/stalls_NT.txt"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Issue 30, 2026-11-28 (seventh session): B stored N×K copied a column a thread (one pointer, L1 serving the
-# sectors' halves) into an [n][k] tile read at constant offsets (bench/NOTES.md, "B's [n][k] tile read at constant
-# offsets", run 5). The build, the every-variant GPU test, memcheck on every variant through the probe (128 rows, NT
-# and TT) and on 64 rows in every layout, racecheck on 64 rows, then the probe of two 64-row decode products in NT.
-# Usage (device tool, .whl carried): h200_nk_column_a_thread.sh OUT COMMIT
+# Issue 30, 2026-11-28 (seventh session): a change to B's [n][k] tile checked and measured (bench/NOTES.md, "B's [n][k]
+# tile read at constant offsets", runs 3 and 5: whole-column copies, then a column a thread). The build, the
+# every-variant GPU test, memcheck on every variant through the probe (128 rows, NT and TT) and on 64 rows in every
+# layout, racecheck on 64 rows (added for run 5), then the probe of two 64-row decode products in NT.
+# Usage (device tool, .whl carried): h200_nk_checks.sh OUT COMMIT
 set -uo pipefail
 out=$1 commit=$2
 source bench/device_out.sh
