@@ -69,6 +69,7 @@ taken=$(ldd "$out/libmatcompare_vendor_blis.so" | awk '$1 == "libblis.so.4" { pr
 }
 cat "$out/MANIFEST.txt"
 # The tracked tree and .vendors/ together passed a device call's 64 MiB: the same files compressed travel in .whl/.
-mkdir -p .whl && tar -cJf .whl/vendors.tar.xz --transform "s|^$(basename "$out")|.vendors|" -C "$(dirname "$out")" "$(basename "$out")"
+mkdir -p .whl &&
+  tar -cJf .whl/vendors.tar.xz --transform "s|^$(basename "$out")|.vendors|" -C "$(dirname "$out")" "$(basename "$out")"
 echo "pack_vendors: $(du -sh "$out" | cut -f1) in $out, $(du -sh .whl/vendors.tar.xz | cut -f1) in .whl/vendors.tar.xz" >&2
 exit $status

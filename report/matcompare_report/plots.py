@@ -24,7 +24,7 @@ from matplotlib.transforms import offset_copy  # noqa: E402
 from .accuracy import plot_accuracy_speed, plot_error_vs_k  # noqa: E402
 from .markdown import code, fmt_gflops, fmt_ratio  # noqa: E402
 from .peaks import device_peak  # noqa: E402
-from .runs import flops, gflops_of, has_figure, is_estimate, positive, whole  # noqa: E402
+from .runs import flops, gflops_of, has_figure, is_estimate, pairs_of, positive, whole  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
 from .seeds import SEEDS  # noqa: E402
 from .vendors import from_vendor  # noqa: E402
@@ -450,7 +450,7 @@ def iqr_of(row, ratio):
     × best vendor bar gets the same relative spread), or None where the file has none or one pair's (no spread)."""
     median = positive(row.get("vs_vendor"))
     q1, q3 = positive(row.get("vs_vendor_q1")), positive(row.get("vs_vendor_q3"))
-    if not (median and q1 and q3 and (row.get("vs_vendor_pairs") or 0) > 1):
+    if not (median and q1 and q3 and pairs_of(row) > 1):
         return None
     low, high = ratio * q1 / median, ratio * q3 / median
     return (min(low, ratio), max(high, ratio))

@@ -57,6 +57,12 @@ def positive(value):
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else None
 
 
+def pairs_of(row):
+    """How many pairs the row's ratio to its vendor rests on (0 where the file does not say): one pair has no spread,
+    and before a4d0851 its vendor side was the vendor's first run (bench/NOTES.md, "A ratio of one pair")."""
+    return whole(row.get("vs_vendor_pairs")) or 0
+
+
 # name: the file's name as the report shows it; notes: what checks.py escaped or cut in it.
 Run = namedtuple("Run", "path name context results notes")
 

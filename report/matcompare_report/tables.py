@@ -3,7 +3,7 @@ from .markdown import (DASH, Sourced, code, drop_empty, fmt_error, fmt_gflops, f
                        marked_table, shape_label, status_text)
 from .accuracy import ERROR_SUITE
 from .peaks import fmt_percent, percent_of_peak
-from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, positive
+from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, pairs_of, positive
 from .vendors import best_of, best_shapes, is_library, kernel_table, library_lines, short_name
 
 
@@ -215,7 +215,7 @@ def iqr_text(row):
     """The quartiles of the row's pair ratios against the vendor ("0.282–0.286"), where the file has them from two
     pairs or more (one pair has no spread)."""
     q1, q3 = positive(row.get("vs_vendor_q1")), positive(row.get("vs_vendor_q3"))
-    if not (q1 and q3 and has_figure(row) and (row.get("vs_vendor_pairs") or 0) > 1):
+    if not (q1 and q3 and has_figure(row) and pairs_of(row) > 1):
         return DASH
     digits = len(fmt_sig(min(q1, q3)).partition(".")[2])  # both quartiles to the same decimals
     return marked(row, f"{q1:.{digits}f}–{q3:.{digits}f}")

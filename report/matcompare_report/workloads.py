@@ -7,6 +7,7 @@ import textwrap
 
 from .accuracy import ERROR_SUITE
 from .markdown import DASH, Sourced, code, file_slug, fmt_plain, fmt_ratio, marked_table, shape_label
+from .runs import pairs_of
 from .vendors import fastest, is_library, precision_groups, short_name
 
 
@@ -45,10 +46,9 @@ def geometric_mean(values):
 
 
 def one_pair(row):
-    """Whether the row's ratio rests on a single pair: its budget held only its verification run. Runs before a4d0851
-    timed the vendor's side of that pair on its first run on a new workspace, up to twice its median on the GPU
-    (bench/NOTES.md, "B's [n][k] tile read at constant offsets"), so such a cell can overstate the row."""
-    return row.get("status") == "ok" and row.get("vs_vendor_pairs") == 1
+    """Whether the row's measured ratio rests on a single pair (its budget held only its verification run), which can
+    overstate the row in runs before a4d0851 (runs.pairs_of)."""
+    return row.get("status") == "ok" and pairs_of(row) == 1
 
 
 def suite_section(machines):
