@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Summarises matcompare JSON runs of shape suites (issue 30's acceptance): for each run and each own row (not a
-vendor library), its ratio to the best vendor of its precision on every shape (vs_best_vendor, paired in the run),
-their geometric mean, the worst shape, and for each shape the share of the device's memory bandwidth the row reached
-moving the bytes the problem must move at least (A, B and C once each; C twice where beta != 0).
+vendor library), its ratio to the best vendor of its precision on every shape (vs_best_vendor, paired in the run) and
+how many pairs it rests on, their geometric mean (with how many of one pair), the worst shape, and for each shape the
+share of the device's memory bandwidth the row reached moving the bytes the problem must move at least (A, B and C
+once each; C twice where beta != 0).
 
 Usage: bench/suite_summary.py RUN.json [RUN.json ...]
 """
@@ -28,6 +29,7 @@ def summarise(path):
     print(f"== {path}")
     for name, results in rows.items():
         ratios = []
+        single = 0  # ratios that rest on one pair (bench/NOTES.md, "A ratio of one pair")
         print(f"  {name}")
         for r in results:
             shape = f"{r['m']}x{r['n']}x{r['k']} {r['layout']}"
@@ -40,12 +42,15 @@ def summarise(path):
             hbm = ""
             if bandwidth and r.get("median_ms"):
                 hbm = f"{100 * minimum_bytes(r) / (r['median_ms'] * 1e-3) / (bandwidth * 1e9):5.1f}% of memory bandwidth"
-            print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')})  "
+            pairs = r.get("vs_vendor_pairs") or 0
+            single += pairs == 1
+            print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} pair{'s' if pairs != 1 else ''})  "
                   f"{(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}")
         if ratios:
             geomean = math.exp(sum(math.log(x) for x, _ in ratios) / len(ratios))
             worst = min(ratios)
-            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes; worst {worst[0]:.3f} at {worst[1]}")
+            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes, {single} of one pair; worst {worst[0]:.3f} at "
+                  f"{worst[1]}")
 
 
 if __name__ == "__main__":
