@@ -114,6 +114,43 @@ TEST_CASE("cpu/blis's few-rows path: every layout, column blocks cut anywhere, a
   set_threads(0);
 }
 
+TEST_CASE("a half-width micro-kernel writes the tile's first NR/2 columns, + beta C, and nothing else") {
+  // The edges call it with beta 0 into a buffer (loops.cpp); its contract, a MicroKernelFn's, includes beta.
+  int ran = 0;
+  for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels()) {
+    if (!kernel.unsupported.empty() || !kernel.run_half) continue;
+    INFO(kernel.name);
+    const int mr = kernel.mr, nr = kernel.nr, ldc = nr + 3;
+    const std::int64_t kc = 37;
+    std::vector<float> a(std::size_t(kc * mr)), c(std::size_t(mr * ldc));
+    alignas(64) static float b[37 * 32];
+    REQUIRE(std::size_t(kc * nr) <= sizeof(b) / sizeof(float));
+    std::uint32_t state = 7;
+    auto next = [&state] { return float((state = state * 1664525u + 1013904223u) >> 8) / float(1u << 24) - 0.5f; };
+    for (float& x : a) x = next();
+    for (std::int64_t i = 0; i < kc * nr; ++i) b[i] = next();
+    for (float& x : c) x = next();
+    const std::vector<float> before = c;
+    for (const float beta : {0.0f, 0.5f}) {
+      c = before;
+      kernel.run_half(kc, a.data(), b, c.data(), ldc, beta);
+      for (int i = 0; i < mr; ++i)
+        for (int j = 0; j < ldc; ++j) {
+          double want = before[std::size_t(i * ldc + j)];
+          if (j < nr / 2) {
+            double sum = 0;
+            for (std::int64_t p = 0; p < kc; ++p) sum += double(a[std::size_t(p * mr + i)]) * b[p * nr + j];
+            want = sum + beta * want;
+          }
+          INFO("beta ", beta, " row ", i, " column ", j);
+          CHECK(c[std::size_t(i * ldc + j)] == doctest::Approx(want).epsilon(1e-5));
+        }
+    }
+    ++ran;
+  }
+  if (ran == 0) MESSAGE("no micro-kernel with a half-width twin runs on this CPU");
+}
+
 TEST_CASE("cpu/blis's few-rows loops are correct for every instruction set this CPU runs") {
   // Each micro-kernel's instruction set brings its own few-rows loops; cpu/blis runs those of the one it selected.
   int ran = 0;

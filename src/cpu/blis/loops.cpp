@@ -114,7 +114,8 @@ void macro_kernel(const blis::MicroKernel& kernel, std::int64_t mc, std::int64_t
         if (rows == mr && cols == nr) {
           kernel.run(kc, a_panel, b_panel, c_tile, ldc, beta);
         } else {
-          kernel.run(kc, a_panel, b_panel, tile, nr, 0.0f);
+          const bool narrow = kernel.run_half && cols <= nr / 2;  // a full kernel would spend half its work on zeros
+          (narrow ? kernel.run_half : kernel.run)(kc, a_panel, b_panel, tile, nr, 0.0f);
           store_edge(tile, nr, rows, cols, c_tile, ldc, beta);
         }
       }

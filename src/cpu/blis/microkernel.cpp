@@ -15,7 +15,7 @@ MicroKernel describe(const char* name, const IsaKernel& k, const FewRowsKernels&
                      const char* missing) {
   const bool built = k.run && few_rows.untransposed && few_rows.transposed;
   const char* why_not = !built ? "not built for this architecture" : !cpu_has_it ? missing : "";
-  return {name, k.mr, k.nr, k.run, few_rows, why_not};
+  return {name, k.mr, k.nr, k.run, k.run_half, few_rows, why_not};
 }
 
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))

@@ -13,8 +13,8 @@ namespace matcompare::cpu::blis {
 
 // C[0..MR)[0..NR) (row stride ldc) = sum over p < kc of a[p*MR + i] * b[p*NR + j]  (+ beta * C).
 // `a` and `b` are packed micro-panels (packing.hpp); alpha is already in `a`. When beta == 0 the
-// kernel never reads C. It always writes a full MR x NR tile: for edge tiles the caller passes a
-// local MR x NR buffer and copies the valid part (loops.cpp).
+// kernel never reads C. It always writes a full MR x NR tile (run_half: its first NR/2 columns): for edge
+// tiles the caller passes a local MR x NR buffer and copies the valid part (loops.cpp).
 using MicroKernelFn = void (*)(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc,
                                float beta);
 
@@ -22,6 +22,7 @@ struct MicroKernel {
   std::string name;         // "avx512", "avx2+fma", "generic"
   int mr, nr;               // its register tile
   MicroKernelFn run;
+  MicroKernelFn run_half;   // the tile's first NR/2 columns alone, for a narrow edge panel; null where there is none
   FewRowsKernels few_rows;  // the few-rows path's loops for the same instruction set (few_rows_isa.hpp)
   std::string unsupported;  // why this CPU cannot run it; empty when it can
 };

@@ -10,14 +10,14 @@
 
 namespace matcompare::cpu::blis {
 
-const IsaKernel kAvx2Kernel = {6, 16, &simd::Tile<Avx2, 6, 16>::multiply};
+const IsaKernel kAvx2Kernel = {6, 16, &simd::Tile<Avx2, 6, 16>::multiply, nullptr};
 
 }  // namespace matcompare::cpu::blis
 
 #else
 
 namespace matcompare::cpu::blis {
-const IsaKernel kAvx2Kernel = {6, 16, nullptr};
+const IsaKernel kAvx2Kernel = {6, 16, nullptr, nullptr};
 }  // namespace matcompare::cpu::blis
 
 #endif

@@ -1,8 +1,9 @@
 // The AVX-512 micro-kernel of the BLIS-style CPU GEMM: a 12 x 32 tile of C in 24 zmm accumulators. With 32 zmm
 // registers, 24 accumulators + 2 rows of B + 1 broadcast of A = 27 (BLIS's Skylake-X sgemm tile, 32 x 12
 // column-major, is the same tile seen from C's other side); 24 independent FMAs per k cover 2 FMA ports x 4
-// cycles of latency three times over. This file alone is compiled with -mavx512f; it holds nothing but the
-// kernel, so no code for those instructions can reach the rest of the program.
+// cycles of latency three times over. Beside it, a 12 x 16 kernel for narrow edge panels. This file alone is
+// compiled with -mavx512f; it holds nothing but the kernels, so no code for those instructions can reach the rest of
+// the program.
 //
 // The kernel is written in assembly, where the AVX2 one is intrinsics (microkernel_simd.hpp): from the same
 // intrinsics for this tile GCC 12 kept 9 register-to-register moves and a spilled accumulator in every trip of
@@ -11,7 +12,7 @@
 #include "microkernel_isa.hpp"
 
 #if defined(__AVX512F__) && defined(__x86_64__)
-#include <xmmintrin.h>
+#include <immintrin.h>
 
 #include <cstdint>
 
@@ -126,6 +127,26 @@ void multiply(std::int64_t kc, const float* a, const float* b, float* c, std::in
         "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "cc", "memory");
 }
 
+// The tile's first 16 columns: 12 accumulators and one vector of B a k step, so intrinsics keep every value in a
+// register (GCC's trouble was the full tile's 27). An edge panel of 16 columns or fewer (the last of N = 35, 176 or
+// 1001) then costs half a full one, where the full kernel spent half its work on the panel's zero padding.
+void multiply_half(std::int64_t kc, const float* a, const float* b, float* c, std::int64_t ldc, float beta) {
+  __m512 acc[kMr];
+#pragma GCC unroll 12
+  for (int i = 0; i < kMr; ++i) acc[i] = _mm512_setzero_ps();
+  for (std::int64_t p = 0; p < kc; ++p, a += kMr, b += kNr) {
+    const __m512 b0 = _mm512_load_ps(b);
+#pragma GCC unroll 12
+    for (int i = 0; i < kMr; ++i) acc[i] = _mm512_fmadd_ps(_mm512_set1_ps(a[i]), b0, acc[i]);
+  }
+  const __m512 beta_v = _mm512_set1_ps(beta);
+#pragma GCC unroll 12
+  for (int i = 0; i < kMr; ++i) {
+    float* row = c + i * ldc;
+    _mm512_storeu_ps(row, beta == 0.0f ? acc[i] : _mm512_fmadd_ps(_mm512_loadu_ps(row), beta_v, acc[i]));
+  }
+}
+
 #undef TILE_ZERO
 #undef TILE_STORE_TILE
 #undef TILE_WITHOUT
@@ -137,14 +158,14 @@ void multiply(std::int64_t kc, const float* a, const float* b, float* c, std::in
 
 }  // namespace
 
-const IsaKernel kAvx512Kernel = {kMr, kNr, &multiply};
+const IsaKernel kAvx512Kernel = {kMr, kNr, &multiply, &multiply_half};
 
 }  // namespace matcompare::cpu::blis
 
 #else
 
 namespace matcompare::cpu::blis {
-const IsaKernel kAvx512Kernel = {12, 32, nullptr};
+const IsaKernel kAvx512Kernel = {12, 32, nullptr, nullptr};
 }  // namespace matcompare::cpu::blis
 
 #endif

@@ -29,6 +29,6 @@ void microkernel_generic(std::int64_t kc, const float* a, const float* b, float*
 
 }  // namespace
 
-const IsaKernel kGenericKernel = {MR, NR, &microkernel_generic};
+const IsaKernel kGenericKernel = {MR, NR, &microkernel_generic, nullptr};
 
 }  // namespace matcompare::cpu::blis
