@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Issue 30's CPU goal on the GPU machine's host (2026-11-28, eighth session): cpu/blis against the CPU vendor libraries
 # over DeepBench's inference-device suite (the CPU-sized one), which had run only on the 2-core VMs. The build, then
-# the suite within BUDGET seconds. Usage (device tool, .whl carried): h200_host_cpu_suite.sh OUT COMMIT BUDGET
+# the suite within BUDGET seconds, RUNS times (1 unless given); with `ctest` after the budget, the whole CTest suite
+# first. Usage (device tool, .whl carried): h200_host_cpu_suite.sh OUT COMMIT BUDGET [RUNS] [ctest]
 set -uo pipefail
-out=$1 commit=$2 budget=$3
+out=$1 commit=$2 budget=$3 runs=${4:-1}
 source bench/device_out.sh
-build_only "$commit"
+if [ "${5:-}" = ctest ]; then build_and_ctest "$commit"; else build_only "$commit"; fi
 { lscpu; nproc; uptime; } > "$out/logs/cpu.txt"
-timeout $((budget + 60)) $cli --suite deepbench-inference-device --budget "$budget" \
-  --filter cpu/blis,cpu/openblas,cpu/onemkl,cpu/libblis --format json \
-  --out "$out/results/${gpu_tag}_host_suite_deepbench-inference-device.json" 2>> "$out/logs/runs.log"
-log "host CPU suite exit $?"
+for run in $(seq 1 "$runs"); do
+  name=${gpu_tag}_host_suite_deepbench-inference-device
+  [ "$runs" = 1 ] || name=${name}_run_$run
+  timeout $((budget + 60)) $cli --suite deepbench-inference-device --budget "$budget" \
+    --filter cpu/blis,cpu/openblas,cpu/onemkl,cpu/libblis --format json --out "$out/results/$name.json" \
+    2>> "$out/logs/runs.log"
+  log "host CPU suite run $run exit $?"
+done
 python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1
 cat "$out/logs/summary.txt"
