@@ -18,11 +18,13 @@ build_only() {
   log built
 }
 # The build and the whole CTest suite but the report's (CPU only) and cuBLASMp's (not built
-# without its wheel), logged, the failed tests run again with their output; exits the script when the build fails.
+# without its wheel), logged with the output of any failure, the failed tests run again alone; exits the script when
+# the build fails.
 # Usage: build_and_ctest COMMIT
 build_and_ctest() {
   build_only "$1"
-  ctest --test-dir build -j4 --timeout 150 -E "test_report|test_gpu_cublasmp" > "$out/logs/ctest.log" 2>&1
+  ctest --test-dir build -j4 --timeout 150 --output-on-failure -E "test_report|test_gpu_cublasmp" \
+    > "$out/logs/ctest.log" 2>&1
   local status=$?
   log "ctest exit $status: $(grep -E 'tests passed' "$out/logs/ctest.log")"
   grep -E "Test +#" "$out/logs/ctest.log"
