@@ -26,6 +26,7 @@ build_and_ctest() {
   build_only "$1"
   ctest --test-dir build --timeout 150 --output-on-failure -R "^test_harness\$" > "$out/logs/ctest_harness.log" 2>&1
   log "test_harness alone exit $?"
+  grep -E "Test +#" "$out/logs/ctest_harness.log"
   ctest --test-dir build -j4 --timeout 150 --output-on-failure -E "test_report|test_gpu_cublasmp|test_harness" \
     > "$out/logs/ctest.log" 2>&1
   local status=$?

@@ -12,14 +12,16 @@ import json
 import statistics
 import sys
 
-# The vendor each precision's rows are paired with on the GPU (docs/vendors.md).
-PRECISION_VENDOR = {"fp32": "gpu/cublas-fp32", "tf32": "gpu/cublas-tf32", "3xtf32": "gpu/cublas-fp32"}
 
 
 def check(path):
     results = json.load(open(path))["results"]
     median = {(r["backend"], r["m"], r["n"], r["k"], r["layout"]): r["median_ms"]
               for r in results if r.get("median_ms")}
+    # Each device's vendor, and each (device, precision)'s: the rows the harness pairs the others with.
+    device_vendor = {r["device"]: r["backend"] for r in results if r.get("vendor")}
+    precision_vendor = {(r["device"], r["precision"]): r["backend"] for r in results
+                        if r.get("vendor_library") and r.get("vs_precision_vendor") == 1.0}
     groups = {"one pair": [], "3 pairs or more": []}
     for r in results:
         if not r.get("median_ms") or not r.get("vs_vendor_pairs"):
@@ -29,8 +31,8 @@ def check(path):
             continue
         group = groups["one pair" if pairs == 1 else "3 pairs or more"]
         shape = (r["m"], r["n"], r["k"], r["layout"])
-        for field, partner in (("vs_vendor", "gpu/cublas-fp32"),
-                               ("vs_precision_vendor", PRECISION_VENDOR.get(r["precision"]))):
+        for field, partner in (("vs_vendor", device_vendor.get(r["device"])),
+                               ("vs_precision_vendor", precision_vendor.get((r["device"], r["precision"])))):
             own = median.get((partner, *shape))
             if partner != r["backend"] and r.get(field) and own:
                 group.append(r[field] * r["median_ms"] / own)

@@ -22,6 +22,10 @@ def summarise(path):
     run = json.load(open(path))
     peaks = {p["device"]: p for p in run["context"].get("peaks", [])}
     rows = {}
+    # vs_best_vendor is the row's ratio to its precision's vendor over the best vendor's own: it rests on the fewer
+    # pairs of the two rows.
+    pairs_of = {(r["backend"], r["m"], r["n"], r["k"], r["layout"]): r.get("vs_vendor_pairs") or 0
+                for r in run["results"]}
     for r in run["results"]:
         if r.get("vendor_library") or r.get("vendor"):
             continue
@@ -43,6 +47,9 @@ def summarise(path):
             if bandwidth and r.get("median_ms"):
                 hbm = f"{100 * minimum_bytes(r) / (r['median_ms'] * 1e-3) / (bandwidth * 1e9):5.1f}% of memory bandwidth"
             pairs = r.get("vs_vendor_pairs") or 0
+            best = r.get("best_vendor")
+            if best and best != r["backend"]:
+                pairs = min(pairs, pairs_of.get((best, r["m"], r["n"], r["k"], r["layout"]), pairs) or pairs)
             single += pairs == 1
             print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} pair{'s' if pairs != 1 else ''})  "
                   f"{(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}")
