@@ -9,6 +9,7 @@ pack() {
 trap pack EXIT
 trap 'exit 143' TERM INT
 cli=build/apps/matcompare  # the CLI the scripts run
+tune=build/apps/matcompare-tune  # the tuner, whose probe forces each gpu/simt-tuned variant
 log() { echo "$(date +%T) $*" | tee -a "$out/logs/steps.txt"; }
 # The build alone (bench/gpu_build.sh), logged; exits the script when it fails. Usage: build_only COMMIT
 build_only() {
@@ -47,6 +48,20 @@ sanitize() {
     --no-flush --format csv > "$out/logs/$name" 2>&1
   log "$tool ${m}x${n}x${k} exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/logs/$name" | tail -1);" \
     "rows passed: $(grep -c ',passed,' "$out/logs/$name")"
+}
+# memcheck on matcompare-tune's probe of every gpu/simt-tuned variant at M x N x K in LAYOUTS (a comma list), logged
+# with its summary. Usage: memcheck_probe M N K LAYOUTS
+memcheck_probe() {
+  local m=$1 n=$2 k=$3 layouts=$4
+  local name=sanitizer_memcheck_probe_${m}x${n}x${k}.log
+  timeout -s INT 150 compute-sanitizer --tool memcheck --error-exitcode 9 $tune --m "$m" --n "$n" \
+    --k "$k" --layout "$layouts" --min-time 0 > "$out/logs/$name" 2>&1
+  log "memcheck probe ${m}x${n}x${k} $layouts exit $?: $(grep -E 'ERROR SUMMARY' "$out/logs/$name")"
+}
+# test_gpu_backends' case that runs every gpu/simt-tuned variant in every layout, logged.
+every_variant_test() {
+  build/tests/test_gpu_backends --test-case="*every variant*" > "$out/logs/test_every_variant.log" 2>&1
+  log "test_gpu_backends every variant exit $?: $(grep -E 'test cases:' "$out/logs/test_every_variant.log")"
 }
 # Breaks FILE on purpose with the sed expression EDIT, rebuilds, runs the test binary TEST's cases CASES (it must
 # fail), then restores FILE and rebuilds. Usage: mutate_with TEST FILE EDIT CASES LABEL

@@ -13,7 +13,6 @@ import statistics
 import sys
 
 
-
 def check(path):
     results = json.load(open(path))["results"]
     median = {(r["backend"], r["m"], r["n"], r["k"], r["layout"]): r["median_ms"]

@@ -46,13 +46,12 @@ def summarise(path):
             hbm = ""
             if bandwidth and r.get("median_ms"):
                 hbm = f"{100 * minimum_bytes(r) / (r['median_ms'] * 1e-3) / (bandwidth * 1e9):5.1f}% of memory bandwidth"
-            pairs = r.get("vs_vendor_pairs") or 0
-            best = r.get("best_vendor")
-            if best and best != r["backend"]:
-                pairs = min(pairs, pairs_of.get((best, r["m"], r["n"], r["k"], r["layout"]), pairs) or pairs)
+            # The device's vendor, never paired, has 0: its own ratio is exactly 1.
+            best_pairs = pairs_of.get((r.get("best_vendor"), r["m"], r["n"], r["k"], r["layout"]))
+            pairs = min(pairs_of[(r["backend"], r["m"], r["n"], r["k"], r["layout"])], best_pairs or float("inf"))
             single += pairs == 1
-            print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} pair{'s' if pairs != 1 else ''})  "
-                  f"{(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}")
+            print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} "
+                  f"pair{'s' if pairs != 1 else ''})  {(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}")
         if ratios:
             geomean = math.exp(sum(math.log(x) for x, _ in ratios) / len(ratios))
             worst = min(ratios)

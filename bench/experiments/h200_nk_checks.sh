@@ -7,14 +7,9 @@
 set -uo pipefail
 out=$1 commit=$2
 source bench/device_out.sh
-tune=build/apps/matcompare-tune
 build_only "$commit"
-build/tests/test_gpu_backends --test-case="*every variant*" > "$out/logs/test_every_variant.log" 2>&1
-log "test_gpu_backends every variant exit $?: $(grep -E 'test cases:' "$out/logs/test_every_variant.log")"
-timeout -s INT 150 compute-sanitizer --tool memcheck --error-exitcode 9 $tune --m 128 --n 1000 --k 300 --layout NT,TT \
-  --min-time 0 > "$out/logs/sanitizer_memcheck_probe_128x1000x300.log" 2>&1
-log "memcheck probe 128x1000x300 NT,TT exit $?:" \
-  "$(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer_memcheck_probe_128x1000x300.log")"
+every_variant_test
+memcheck_probe 128 1000 300 NT,TT
 sanitize memcheck 64 1000 300 simt-tuned 60
 sanitize racecheck 64 520 200 simt-tuned 90
 $tune --m 64 --n 28672,57344 --k 4096,8192 --layout NT --min-time 0.05 > "$out/logs/probe_nt.log" 2>&1

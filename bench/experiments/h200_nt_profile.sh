@@ -7,10 +7,8 @@
 set -uo pipefail
 out=$1 commit=$2
 source bench/device_out.sh
-tune=build/apps/matcompare-tune
 build_only "$commit"
-build/tests/test_gpu_backends --test-case="*every variant*" > "$out/logs/test_every_variant.log" 2>&1
-log "test_gpu_backends every variant exit $?: $(grep -E 'test cases:' "$out/logs/test_every_variant.log")"
+every_variant_test
 $tune --m 64 --n 57344,28672 --k 8192,4096 --layout NT --min-time 0.05 > "$out/logs/probe_nt.log" 2>&1
 log "probe NT exit $?"
 $tune --m 64 --n 57344 --k 8192 --layout NN --min-time 0.05 > "$out/logs/probe_nn.log" 2>&1

@@ -9,7 +9,6 @@
 set -uo pipefail
 out=$1 commit=$2 stage=$3
 source bench/device_out.sh
-tune=build/apps/matcompare-tune
 if [ "$stage" = probe ]; then
   build_only "$commit"
   $tune --m 64 --n 6144,28672,57344,128256 --k 4096,4096,8192,8192 --layout NT --min-time 0.05 \
@@ -25,9 +24,7 @@ else
   sanitize memcheck 5 1001 4099 simt-tuned 60
   sanitize memcheck 700 35 2048 tensor-core-3xtf32 60
   MATCOMPARE_TF32_TILE=128x128 sanitize memcheck 127 253 61 tensor-core-3xtf32 60
-  timeout -s INT 150 compute-sanitizer --tool memcheck --error-exitcode 9 $tune --m 64 --n 1000 --k 300 --layout NT \
-    --min-time 0 > "$out/logs/sanitizer_memcheck_probe_64x1000x300.log" 2>&1
-  log "memcheck probe 64x1000x300 NT exit $?: $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer_memcheck_probe_64x1000x300.log")"
+  memcheck_probe 64 1000 300 NT
   override='s/tf32_tile_named(std::getenv(kTf32TileVariable)) == nullptr \&\& //'
   mutate src/gpu/hopper/tensor_core_3xtf32.cu "$override" "*every tile of the TF32 engine*" \
     "the forced tile ignored by 3xTF32's choice"

@@ -9,14 +9,11 @@ set -uo pipefail
 out=$1 commit=$2 stage=$3
 shift 3
 source bench/device_out.sh
-tune=build/apps/matcompare-tune
 if [ "$stage" = check ]; then
   build_and_ctest "$commit"
   sanitize memcheck 64 1000 300 simt-tuned 60
   sanitize racecheck 64 520 200 simt-tuned 120
-  timeout -s INT 150 compute-sanitizer --tool memcheck --error-exitcode 9 $tune --m 64 --n 1000 --k 300 --layout NT,TT \
-    --min-time 0 > "$out/logs/sanitizer_memcheck_probe_64x1000x300.log" 2>&1
-  log "memcheck probe 64x1000x300 NT,TT exit $?: $(grep -E 'ERROR SUMMARY' "$out/logs/sanitizer_memcheck_probe_64x1000x300.log")"
+  memcheck_probe 64 1000 300 NT,TT
 else
   $tune --m 64 --n 6144,57344,128256 --k 4096,8192,8192 --layout NT --min-time 0.05 > "$out/logs/probe_nt.log" 2>&1
   log "probe NT exit $?"
