@@ -416,7 +416,10 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   blis.download_s_per_mb = 0.2;
   const Backend& vendor = find_backend("cpu/openblas");
   BenchmarkOptions o;
-  o.budget_s = 4;
+  // Six seconds, not four: the rows' floors (kMinimumRowSeconds), the large shapes' downloads (2.8 s) and the first
+  // shapes' shares, spent before anything is learnt, already come to about 4.4 s; with a budget of four the run kept
+  // took 4.9-5.3 s and the run without the prediction 5.6 s, too close to tell apart in CI (bench/NOTES.md).
+  o.budget_s = 6;
   o.min_time_s = 2;      // every row could use far more than its share…
   o.repetitions = 1000;  // …and does, to the end of it
   o.flush_cache = false;
@@ -429,9 +432,10 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   const auto results = run_benchmarks_among({&vendor, &blis}, {&blis}, shapes, o);
   const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   INFO("took ", took_s, " s");
-  // 4.3 s here, up to 4.7 s in the sanitizer build beside two busy cores; 5.6 s without the prediction or without
-  // each row's fixed costs in it (4.9 s without the reserve within a problem: too close to tell apart here).
-  CHECK(took_s < o.budget_s * 1.3);
+  // 5.7-5.8 s here, 6.3 s in the sanitizer build beside two busy cores; 7.4-7.7 s without the prediction or with
+  // the mean alone predicted (no cost per byte). Without the reserve within a problem it takes 5.3 s: this case
+  // cannot tell that apart.
+  CHECK(took_s < o.budget_s * 1.15);
   CHECK(took_s > o.budget_s * 0.7);  // and used: a prediction far too high would leave the rows their floors
   REQUIRE(results.size() == 2 * shapes.size());
   for (const BenchmarkResult& r : results) {
