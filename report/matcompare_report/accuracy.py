@@ -425,21 +425,14 @@ def label_points(figure, axes, points, front):
         placed.append(best[2])
 
 
-def plot_accuracy_speed(machine, out_dir, plt, save_figure):
-    """The relative error against GFLOP/s of every row at the shape of the accuracy-against-speed table, with its
-    Pareto front: [(alt text, file name)]."""
-    from .plots import ESTIMATE_NOTE, plain
+def draw_accuracy_speed(spec, out_dir, name):
+    """Draws spec = (title, SpeedMarks, fastest first) into out_dir/name; returns the name."""
+    from .plots import ESTIMATE_NOTE, plain, plt, save_figure
     from matplotlib.lines import Line2D
-    shape = speed_shape(machine)
-    if shape is None:
-        return []
-    points = [p for p in ordered(speed_points(machine, shape)) if p.error > 0]
-    if not points:
-        return []
-    verdict = pareto_front(points)
+    title, marks = spec
     figure, axes = plt.subplots(figsize=(10, 7))
     for key, label, color, marker in SPEED_GROUPS:
-        group = [p for p in points if speed_group(p) == key]
+        group = [p for p in marks if p.group == key]
         measured = [(p.gflops, p.error) for p in group if not p.estimated]
         estimates = [(p.gflops, p.error) for p in group if p.estimated]
         if measured:
@@ -449,29 +442,49 @@ def plot_accuracy_speed(machine, out_dir, plt, save_figure):
             axes.plot(*zip(*estimates), linestyle="none", marker=marker, markerfacecolor="white",
                       markeredgecolor=color, markeredgewidth=1.5, markersize=6,
                       label=f"_estimated {label}" if measured else label)
-    front = [p for index, p in enumerate(points) if verdict[index] is None]
+    front = [p for p in marks if p.front]
     axes.plot([p.gflops for p in front], [p.error for p in front], color="black", linewidth=1.0,
               marker="o", markersize=13, markerfacecolor="none", markeredgecolor="black", label=FRONT_LABEL)
     axes.set_xscale("log")
     axes.set_yscale("log")
     # Room on the right for the names of the fastest points (rates are at most 10¹², so this stays finite).
-    rates = [p.gflops for p in points]
+    rates = [p.gflops for p in marks]
     axes.set_xlim(min(rates) / 2, max(rates) * 6)
     # Room above and below the points, and for their names: the points of the most accurate or least accurate rows
     # never touch the frame, however narrow the errors' range (a tenth of it, at least a quarter of a power of ten).
-    errors = [p.error for p in points]
+    errors = [p.error for p in marks]
     margin = max(10 ** 0.25, (max(errors) / min(errors)) ** 0.1)
     axes.set_ylim(min(errors) / margin, max(errors) * margin)
-    label_points(figure, axes, points, {p.backend for p in front})
+    label_points(figure, axes, marks, {p.backend for p in front})
     axes.grid(True, which="both", alpha=0.3)
     axes.set_xlabel("GFLOP/s (median), log scale")
     axes.set_ylabel("relative error ‖C − C_ref‖_F ÷ ‖C_ref‖_F, log scale")
-    axes.set_title(plain(f"{machine.label}\naccuracy against speed at {shape_label(shape)}"), fontsize="medium")
+    axes.set_title(plain(title), fontsize="medium")
     handles, labels = axes.get_legend_handles_labels()
-    if any(p.estimated for p in points):
+    if any(p.estimated for p in marks):
         handles.append(Line2D([], [], color="gray", linestyle="none", marker="o", markerfacecolor="white",
                               markeredgecolor="gray"))
         labels.append(ESTIMATE_NOTE)
     axes.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
-    name = save_figure(figure, out_dir, f"{machine.slug}-accuracy-speed.png")
+    return save_figure(figure, out_dir, name)
+
+
+# What the accuracy-against-speed plot draws of a row, in plain values: the plot is a function of them alone.
+SpeedMark = namedtuple("SpeedMark", "backend gflops error estimated group library front")
+
+
+def plot_accuracy_speed(machine, out_dir):
+    """The relative error against GFLOP/s of every row at the shape of the accuracy-against-speed table, with its
+    Pareto front: [(alt text, file name)]."""
+    shape = speed_shape(machine)
+    if shape is None:
+        return []
+    points = [p for p in ordered(speed_points(machine, shape)) if p.error > 0]
+    if not points:
+        return []
+    verdict = pareto_front(points)
+    marks = tuple(SpeedMark(p.backend, p.gflops, p.error, p.estimated, speed_group(p), p.library,
+                            verdict[index] is None) for index, p in enumerate(points))
+    name = draw_accuracy_speed((f"{machine.label}\naccuracy against speed at {shape_label(shape)}", marks), out_dir,
+                               f"{machine.slug}-accuracy-speed.png")
     return [(f"{machine.label}: relative error against GFLOP/s at {shape_label(shape)}, with the Pareto front", name)]

@@ -744,7 +744,7 @@ def plot_machines(machines, out_dir):
         parts, left = plot_error_vs_k(machine, out_dir, plt, save_figure)
         made += parts
         left_out += left
-        made += plot_accuracy_speed(machine, out_dir, plt, save_figure)
+        made += plot_accuracy_speed(machine, out_dir)
         parts, left = plot_scaling(machine, out_dir)
         made += parts
         left_out += [("scaling", [f"{b} on {d} GPU(s)" for b, d in left])] if left else []

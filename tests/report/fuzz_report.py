@@ -12,9 +12,9 @@ bytes flipped; a second file from the same host. A quarter of the cases write ov
 be either replaced whole or left exactly as it was.
 
 Deterministic: the same SEED gives the same cases. Drawing a plot costs a good part of a second, so a plot whose
-drawing function (plots.draw_lines, draw_bars, draw_roofline, scaling.draw_scaling) gets exactly the spec it got before
-in this run is not drawn again: its earlier PNG is written instead (the functions are deterministic, which
-test_report.py checks on its own). Every other step runs in full for every case.
+drawing function (plots.draw_lines, draw_bars, draw_roofline, scaling.draw_scaling, accuracy.draw_accuracy_speed)
+gets exactly the spec it got before in this run is not drawn again: its earlier PNG is written instead (the functions
+are deterministic, which test_report.py checks on its own). Every other step runs in full for every case.
 
     /usr/bin/python3 tests/report/fuzz_report.py      (alone; test_report.py runs it too)
 """
@@ -31,7 +31,7 @@ import time
 
 from report_harness import HERE, REPORT_DIR, contract_problems, run_in_process, snapshot
 
-from matcompare_report import checks, plots, scaling
+from matcompare_report import accuracy, checks, plots, scaling
 
 SEED = 28
 COUNT = 300
@@ -202,7 +202,8 @@ class DrawOnce:
     """Patches the drawing functions so that one set of inputs is drawn once per run (see the module text)."""
 
     # Each takes (spec, out_dir, name), the spec a tuple of plain values: the key is its repr and the file's name.
-    DRAWERS = ((plots, "draw_lines"), (plots, "draw_bars"), (plots, "draw_roofline"), (scaling, "draw_scaling"))
+    DRAWERS = ((plots, "draw_lines"), (plots, "draw_bars"), (plots, "draw_roofline"), (scaling, "draw_scaling"),
+               (accuracy, "draw_accuracy_speed"))
 
     def __init__(self):
         self.cache = {}

@@ -6,7 +6,7 @@ folder replaced whole or not at all, INT, TERM, HUP, QUIT and PIPE at any moment
 signal, the old report or none), and a seeded fuzzer over the JSON (fuzz_report.py). The generator runs in this
 process (report_harness.py) except where a signal needs a process of its own.
 
-    /usr/bin/python3 tests/report/test_report.py      (needs a Python with matplotlib)
+    /usr/bin/python3 tests/report/test_report.py [content|contract|fuzz ...]   (needs a Python with matplotlib)
 
 Plain script, no pytest: prints one line per failed check and "N passed, M failed"; exits
 non-zero when any check failed.
@@ -886,7 +886,7 @@ def signal_case(tmp, name, number, when, old):
     return "ended"
 
 
-def test_handlers_first():
+def test_handlers_first(_tmp):
     """make_report.py installs its signal handlers before anything else it runs: its first statement after the
     docstring is the block that does, and that block imports nothing but the small interrupt module."""
     with open(SCRIPT, encoding="utf-8") as handle:
@@ -2219,43 +2219,33 @@ def test_modules_alone(tmp):
           len(joined) == len(lines) and all(a.split() == b.split() for a, b in zip(joined, lines)), joined)
 
 
+# The checks in three parts that CTest runs side by side (tests/CMakeLists.txt): what the report says and draws, the
+# contract that a bad input, a signal or a failing write keeps, and the fuzzer (a few minutes each on a 2-core VM).
+PARTS = {
+    "content": (test_deterministic_and_complete, test_layouts_are_shapes_of_their_own, test_suite_section,
+                test_accuracy_error_vs_k, test_error_study_not_a_suite, test_accuracy_error_sums_keep_uniform,
+                test_accuracy_speed, test_plots_vendor_encoding, test_bar_value_labels, test_plots_roofline_panels,
+                test_plots_size_labels, test_plots_bar_panels, test_accuracy_absent, test_merge_keeps_newer_file,
+                test_machines_told_apart_by_caches, test_estimates_and_seed_values, test_modules_alone, test_scaling,
+                test_plots_draw_estimates_apart, test_plots_gaps_and_colours, test_plots_readable_axes,
+                test_plots_coinciding_series, test_plots_suite, test_plots_series_and_peaks, test_best_vendor,
+                test_commit_marks, test_peaks, test_committed_runs),
+    "contract": (test_bad_inputs, test_odd_but_valid, test_output_folder, test_handlers_first, test_signals,
+                 test_signal_while_committing),
+    "fuzz": (test_fuzz,),
+}
+
+
 def main():
+    """test_report.py [PART ...]: the parts named (PARTS), or all of them."""
+    names = sys.argv[1:] or list(PARTS)
+    unknown = [name for name in names if name not in PARTS]
+    if unknown:
+        sys.exit(f"test_report.py: no part {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
     with tempfile.TemporaryDirectory() as tmp:
-        test_deterministic_and_complete(tmp)
-        test_layouts_are_shapes_of_their_own(tmp)
-        test_suite_section(tmp)
-        test_accuracy_error_vs_k(tmp)
-        test_error_study_not_a_suite(tmp)
-        test_accuracy_error_sums_keep_uniform(tmp)
-        test_accuracy_speed(tmp)
-        test_plots_vendor_encoding(tmp)
-        test_bar_value_labels(tmp)
-        test_plots_roofline_panels(tmp)
-        test_plots_size_labels(tmp)
-        test_plots_bar_panels(tmp)
-        test_accuracy_absent(tmp)
-        test_merge_keeps_newer_file(tmp)
-        test_machines_told_apart_by_caches(tmp)
-        test_estimates_and_seed_values(tmp)
-        test_bad_inputs(tmp)
-        test_odd_but_valid(tmp)
-        test_output_folder(tmp)
-        test_handlers_first()
-        test_signals(tmp)
-        test_signal_while_committing(tmp)
-        test_modules_alone(tmp)
-        test_scaling(tmp)
-        test_plots_draw_estimates_apart(tmp)
-        test_plots_gaps_and_colours(tmp)
-        test_plots_readable_axes(tmp)
-        test_plots_coinciding_series(tmp)
-        test_plots_suite(tmp)
-        test_plots_series_and_peaks(tmp)
-        test_best_vendor(tmp)
-        test_commit_marks(tmp)
-        test_peaks(tmp)
-        test_committed_runs(tmp)
-        test_fuzz(tmp)
+        for name in names:
+            for test in PARTS[name]:
+                test(tmp)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
