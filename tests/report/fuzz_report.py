@@ -11,10 +11,8 @@ reversed and multiplied (past the limits too), statuses changed, files cut short
 bytes flipped; a second file from the same host. A quarter of the cases write over an old report, which must then
 be either replaced whole or left exactly as it was.
 
-Deterministic: the same SEED gives the same cases. Drawing a plot costs a good part of a second, so a plot whose
-drawing function (plots.draw_lines, draw_bars, draw_roofline, scaling.draw_scaling, accuracy.draw_accuracy_speed)
-gets exactly the spec it got before in this run is not drawn again: its earlier PNG is written instead (the functions
-are deterministic, which test_report.py checks on its own). Every other step runs in full for every case.
+Deterministic: the same SEED gives the same cases. A plot whose drawing function gets exactly the spec it got before
+in this run is not drawn again (report_harness.DrawOnce); every other step runs in full for every case.
 
     /usr/bin/python3 tests/report/fuzz_report.py      (alone; test_report.py runs it too)
 """
@@ -29,9 +27,9 @@ import sys
 import tempfile
 import time
 
-from report_harness import HERE, REPORT_DIR, contract_problems, run_in_process, snapshot
+from report_harness import HERE, REPORT_DIR, DrawOnce, contract_problems, run_in_process, snapshot
 
-from matcompare_report import accuracy, checks, plots, scaling
+from matcompare_report import checks
 
 SEED = 28
 COUNT = 300
@@ -196,42 +194,6 @@ def encoded(rng, document):
     text = json.dumps(document, ensure_ascii=rng.random() < 0.5)
     # A lone surrogate written raw is not UTF-8: the reader must refuse the bytes.
     return text.encode("utf-8", "surrogatepass")
-
-
-class DrawOnce:
-    """Patches the drawing functions so that one set of inputs is drawn once per run (see the module text)."""
-
-    # Each takes (spec, out_dir, name), the spec a tuple of plain values: the key is its repr and the file's name.
-    DRAWERS = ((plots, "draw_lines"), (plots, "draw_bars"), (plots, "draw_roofline"), (scaling, "draw_scaling"),
-               (accuracy, "draw_accuracy_speed"))
-
-    def __init__(self):
-        self.cache = {}
-        self.drawn = 0
-        self.saved = [getattr(module, name) for module, name in self.DRAWERS]
-
-    def wrap(self, function):
-        def draw(spec, out_dir, name):
-            key = (function.__name__, repr(spec), name)
-            if key not in self.cache:
-                function(spec, out_dir, name)
-                self.drawn += 1
-                with open(os.path.join(out_dir, name), "rb") as handle:
-                    self.cache[key] = handle.read()
-            else:
-                with open(os.path.join(out_dir, name), "wb") as handle:
-                    handle.write(self.cache[key])
-            return name
-        return draw
-
-    def __enter__(self):
-        for (module, name), function in zip(self.DRAWERS, self.saved):
-            setattr(module, name, self.wrap(function))
-        return self
-
-    def __exit__(self, *exc):
-        for (module, name), function in zip(self.DRAWERS, self.saved):
-            setattr(module, name, function)
 
 
 def fuzz(count=COUNT, seed=SEED, report=print):

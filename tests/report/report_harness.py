@@ -20,7 +20,7 @@ SCRIPT = os.path.join(REPORT_DIR, "make_report.py")
 if REPORT_DIR not in sys.path:
     sys.path.insert(0, REPORT_DIR)
 import make_report  # noqa: E402  (as a module: its signal handlers are installed only when run as the script)
-from matcompare_report import interrupt  # noqa: E402
+from matcompare_report import accuracy, interrupt, plots, scaling  # noqa: E402
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -43,6 +43,61 @@ def run_in_process(args):
             status = "traceback"
     interrupt._cleanups.clear()  # the signal handler's list: only a process of its own uses it
     return status, out.getvalue(), err.getvalue()
+
+
+class DrawOnce:
+    """Inside it, a plot whose drawing function gets exactly the spec it got before is not drawn again: the PNG it wrote
+    then is written instead. Drawing costs a good part of a second, and the tests draw the same fixtures' plots many
+    times over (about two thirds of test_report's time, three quarters of the fuzzer's). The functions are
+    deterministic: test_report.py's first check draws the fixtures' plots twice for real and compares the bytes
+    (every drawer but draw_scaling, which the fixtures do not reach). A test that reads the figures as they are drawn,
+    or makes their saving fail, draws inside drawing_for_real()."""
+
+    # Each takes (spec, out_dir, name), the spec a tuple of plain values: the key is its repr and the file's name.
+    DRAWERS = ((plots, "draw_lines"), (plots, "draw_bars"), (plots, "draw_roofline"), (scaling, "draw_scaling"),
+               (accuracy, "draw_accuracy_speed"))
+
+    def __init__(self):
+        self.cache = {}
+        self.drawn = 0
+        self.saved = [getattr(module, name) for module, name in self.DRAWERS]
+
+    def wrap(self, function):
+        def draw(spec, out_dir, name):
+            key = (function.__name__, repr(spec), name)
+            if key not in self.cache:
+                function(spec, out_dir, name)
+                self.drawn += 1
+                with open(os.path.join(out_dir, name), "rb") as handle:
+                    self.cache[key] = handle.read()
+            else:
+                with open(os.path.join(out_dir, name), "wb") as handle:
+                    handle.write(self.cache[key])
+            return name
+        draw.real = function
+        return draw
+
+    def __enter__(self):
+        for (module, name), function in zip(self.DRAWERS, self.saved):
+            setattr(module, name, self.wrap(function))
+        return self
+
+    def __exit__(self, *exc):
+        for (module, name), function in zip(self.DRAWERS, self.saved):
+            setattr(module, name, function)
+
+
+@contextlib.contextmanager
+def drawing_for_real():
+    """Every plot drawn in full inside, within a DrawOnce or not."""
+    current = [(module, name, getattr(module, name)) for module, name in DrawOnce.DRAWERS]
+    for module, name, function in current:
+        setattr(module, name, getattr(function, "real", function))
+    try:
+        yield
+    finally:
+        for module, name, function in current:
+            setattr(module, name, function)
 
 
 def snapshot(root):

@@ -33,8 +33,8 @@ if importlib.util.find_spec("matplotlib") is None:
 import fuzz_report  # noqa: E402
 import matplotlib.colors  # noqa: E402
 from matplotlib.markers import MarkerStyle  # noqa: E402
-from report_harness import (HERE, REPORT_DIR, SCRIPT, contract_problems, differences, report_problems,  # noqa: E402
-                            run_in_process, snapshot)
+from report_harness import (HERE, REPORT_DIR, SCRIPT, DrawOnce, contract_problems, differences,  # noqa: E402
+                            drawing_for_real, report_problems, run_in_process, snapshot)
 
 from matcompare_report import (accuracy, checks, interrupt, markdown, output, peaks, plots, runs, seeds,  # noqa: E402
                                tables, vendors)
@@ -87,8 +87,10 @@ def load(path):
 
 def test_deterministic_and_complete(tmp):
     first_dir, second_dir = os.path.join(tmp, "first"), os.path.join(tmp, "second")
-    first = make_report(FIXTURES, first_dir)
-    second = make_report(list(reversed(FIXTURES)), second_dir)
+    # Drawn for real twice: what lets every other check draw a plot once (DrawOnce).
+    with drawing_for_real():
+        first = make_report(FIXTURES, first_dir)
+        second = make_report(list(reversed(FIXTURES)), second_dir)
     check("README.md is written", first is not None and second is not None)
     if first is None or second is None:
         return
@@ -466,6 +468,13 @@ def patched(owner, name, value):
 
 
 @contextlib.contextmanager
+def saving_with(function):
+    """plots.save_figure replaced by `function`, every plot drawn for real so that each of its saves reaches it."""
+    with drawing_for_real(), patched(plots, "save_figure", function):
+        yield
+
+
+@contextlib.contextmanager
 def working_folder(path):
     saved = os.getcwd()
     os.chdir(path)
@@ -552,7 +561,7 @@ def out_cases():
             # Two sizes, so that a plot is drawn (and its write fails).
             two_sizes = json.dumps(document(rows=[VALID_ROW, dict(VALID_ROW, m=16, n=16, k=16)])).encode()
             return [write_file(root, "in.json", two_sizes), "--out", out], 2, \
-                ["cannot write the report into --out", "No space left"], patched(plots, "save_figure", fail_writing)
+                ["cannot write the report into --out", "No space left"], saving_with(fail_writing)
         return setup
 
     def internal_error(root):
@@ -901,7 +910,8 @@ def test_handlers_first(_tmp):
 def test_signals(tmp):
     """INT, TERM, HUP, QUIT and PIPE at any moment: one line, status 128 + the signal, the old report or none."""
     began = time.monotonic()
-    status, _, stderr = run_in_process(FIXTURES[:1] + ["--out", os.path.join(tmp, "timed")])
+    with drawing_for_real():  # as long as the process of its own takes, which draws every plot
+        status, _, stderr = run_in_process(FIXTURES[:1] + ["--out", os.path.join(tmp, "timed")])
     full = time.monotonic() - began + 0.3  # in this process matplotlib is loaded already: a new one loads it too
     check("signals: a reference run", status == 0, stderr)
     for index, number in enumerate(SIGNALS):
@@ -1151,11 +1161,8 @@ def plotted(tmp, document, name):
                                       for one in figure.axes]
         return saved
 
-    plots.save_figure = record
-    try:
+    with saving_with(record):
         plots.plots_section(runs.group_machines(runs.load_runs(paths)), out_dir)
-    finally:
-        plots.save_figure = real_save
     return drawn
 
 
@@ -1482,13 +1489,12 @@ def test_plots_series_and_peaks(tmp):
     spec = plots.Roofline("layers", (("FP32 peak", 100.0, "fp32"),), 10.0,
                           (("fp32", "FP32, this project", "tab:blue", "o", False, ((1.0, 5.0, False),)),
                            ("fp32", "FP32, vendor libraries", "navy", "s", True, ((1.0, 6.0, False),))))
-    real_save = plots.save_figure
-    plots.save_figure = lambda figure, directory, name: layers.update(
-        {line.get_label(): (line.get_zorder(), line.get_alpha()) for line in figure.axes[0].get_lines()}) or name
     try:
-        plots.draw_roofline(spec, tmp, "roofline-layers.png")
+        with saving_with(lambda figure, directory, name: layers.update(
+                {line.get_label(): (line.get_zorder(), line.get_alpha()) for line in figure.axes[0].get_lines()})
+                or name):
+            plots.draw_roofline(spec, tmp, "roofline-layers.png")
     finally:
-        plots.save_figure = real_save
         plots.plt.close("all")
     own, library = layers.get("FP32, this project"), layers.get("FP32, vendor libraries")
     check("plots: the roofline draws this project's points over the vendor libraries', which are paler",
@@ -2242,7 +2248,7 @@ def main():
     unknown = [name for name in names if name not in PARTS]
     if unknown:
         sys.exit(f"test_report.py: no part {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, DrawOnce():
         for name in names:
             for test in PARTS[name]:
                 test(tmp)
