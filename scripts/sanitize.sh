@@ -11,7 +11,7 @@ suites=(test_matrix test_error_metrics test_reporters test_cpu_backends test_cpu
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 # -O1 -g1 (line tables only): the build takes half the time of -O2 -g (test_reporters.cpp alone 51 s, not 111 s, on
-# 2 cores), the tests a sixth longer, and the reports still name file and line (bench/NOTES.md, "CI's time").
+# 2 cores), the CPU tests slower, and the reports still name file and line (tests/mutations/ci_time.md).
 cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DMATCOMPARE_WITH_CUDA=OFF \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DCMAKE_CXX_FLAGS="$sanitizers" \
   -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" -DCMAKE_SHARED_LINKER_FLAGS="$sanitizers" >/dev/null

@@ -86,7 +86,8 @@ inline void check_repeatable(const matcompare::Backend& backend, const matcompar
   CHECK(first == second);
 }
 
-// The odd shapes, the scalings, a large odd shape and repeatability, in each of `layouts`.
+// The odd shapes, the scalings, a large odd shape (not under a sanitizer: kSanitized) and repeatability, in each of
+// `layouts`.
 inline void check_backend_in(const matcompare::Backend& backend, const std::vector<matcompare::Layout>& layouts) {
   using namespace matcompare;
   for (Layout layout : layouts) {
@@ -94,7 +95,7 @@ inline void check_backend_in(const matcompare::Backend& backend, const std::vect
       shape.layout = layout;
       for (const auto& scaling : scalings()) check_against_reference(backend, shape, scaling);
     }
-    check_against_reference(backend, {1000, 1001, 999, layout}, {0.5f, 2.0f});
+    if (!kSanitized) check_against_reference(backend, {1000, 1001, 999, layout}, {0.5f, 2.0f});
     check_repeatable(backend, {127, 253, 61, layout});
   }
 }

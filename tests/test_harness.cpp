@@ -418,7 +418,8 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   BenchmarkOptions o;
   // Six seconds, not four: the rows' floors (kMinimumRowSeconds), the large shapes' downloads (2.8 s) and the first
   // shapes' shares, spent before anything is learnt, already come to about 4.4 s; with a budget of four the run kept
-  // took 4.9-5.3 s and the run without the prediction 5.6 s, too close to tell apart in CI (bench/NOTES.md).
+  // took 4.9-5.3 s and the run without the prediction 5.6 s, too close to tell apart in CI
+  // (tests/mutations/ci_time.md).
   o.budget_s = 6;
   o.min_time_s = 2;      // every row could use far more than its share…
   o.repetitions = 1000;  // …and does, to the end of it

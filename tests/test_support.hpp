@@ -14,6 +14,15 @@ namespace matcompare_test {
 // A suite that cannot run here defines this to return why; the default is "".
 std::string skip_reason();
 
+// Built with AddressSanitizer (scripts/sanitize.sh, where GCC defines __SANITIZE_ADDRESS__): every load is checked, at
+// 5-10 times the cost, so the largest problems, whose block edges the small shapes and small blocks also cross, are left
+// to the main build (tests/mutations/ci_time.md).
+#ifdef __SANITIZE_ADDRESS__
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 inline std::vector<matcompare::GemmShape> odd_shapes() {
   return {{1, 1, 1}, {17, 33, 65}, {127, 253, 61}, {300, 1, 7}, {1, 300, 5}, {67, 45, 33}, {5, 7, 513}};
 }
