@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <atomic>
 #include <string>
 #include <thread>
@@ -176,8 +177,44 @@ TEST_CASE("cpu/blis's few-rows loops are correct for every instruction set this 
         matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {m, 517, 61, layout}, {0.5f, 2.0f});
         matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {m, 70, 1030, layout},
                                                       {-1.5f, 0.0f});
+        // Narrow enough for the sums to stay in registers with every instruction set, some columns past the last
+        // whole vector, and an odd K (one row of B left after the pairs).
+        matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {m, 21, 1031, layout},
+                                                      {1.0f, -1.0f});
       }
     }
+    ++ran;
+  }
+  CHECK(ran >= 1);
+}
+
+TEST_CASE("the few-rows loop for B stored K x N reads a block of columns out of a wider B, its sums kept or not") {
+  // What a team does with a wide B (few_rows.cpp): each thread a block of columns whose rows lie ldb apart. Widths
+  // that stay in registers with each instruction set (some past the last whole vector) and one that does not; K odd.
+  int ran = 0;
+  for (const cpu::blis::MicroKernel& kernel : cpu::blis::microkernels()) {
+    if (!kernel.unsupported.empty()) continue;
+    const std::int64_t k = 203, ldb = 700, first = 37;
+    std::vector<float> b(std::size_t(k * ldb)), a(std::size_t(cpu::blis::kFewRows * k));
+    for (std::size_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 7919 % 201) - 100) / 64.0f;
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 104729 % 97) - 48) / 32.0f;
+    for (std::int64_t m = 1; m <= cpu::blis::kFewRows; ++m)
+      for (std::int64_t width : {8, 21, 64, 70, 600}) {
+        const std::int64_t acc_ld = width + 3;
+        std::vector<float> acc(std::size_t(m * acc_ld), 0.5f);
+        kernel.few_rows.untransposed(m, k, a.data(), b.data() + first, ldb, width, acc.data(), acc_ld);
+        int wrong = 0;
+        for (std::int64_t i = 0; i < m; ++i)
+          for (std::int64_t j = 0; j < acc_ld; ++j) {
+            double want = 0.5;  // the loop adds to acc, and leaves the columns past `width` alone
+            if (j < width)
+              for (std::int64_t p = 0; p < k; ++p)
+                want += double(a[std::size_t(i * k + p)]) * b[std::size_t(p * ldb + first + j)];
+            wrong += std::abs(acc[std::size_t(i * acc_ld + j)] - want) > 1e-4 * (1 + std::abs(want));
+          }
+        INFO(kernel.name, " m=", m, " width=", width);
+        CHECK(wrong == 0);
+      }
     ++ran;
   }
   CHECK(ran >= 1);

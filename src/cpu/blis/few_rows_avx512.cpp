@@ -13,6 +13,7 @@ namespace {
 struct Avx512 {
   using Vec = __m512;
   static constexpr int kLanes = 16;
+  static constexpr int kRegisters = 32;
   static Vec zero() { return _mm512_setzero_ps(); }
   static Vec broadcast(const float* x) { return _mm512_set1_ps(*x); }
   static Vec loadu(const float* x) { return _mm512_loadu_ps(x); }

@@ -10,6 +10,7 @@ struct Generic {
     float x[4];
   };
   static constexpr int kLanes = 4;
+  static constexpr int kRegisters = 16;
   static Vec zero() { return Vec{}; }
   static Vec broadcast(const float* x) { return Vec{{*x, *x, *x, *x}}; }
   static Vec loadu(const float* x) { return Vec{{x[0], x[1], x[2], x[3]}}; }

@@ -16,13 +16,84 @@ namespace matcompare::cpu::blis::few_rows {
 constexpr std::int64_t kRowsAhead = 8;
 constexpr std::int64_t kLineFloats = 16;
 
-// Isa: Vec, kLanes, zero(), broadcast(const float*), loadu(const float*), storeu(float*, Vec), fmadd(a, b, c) =
-// a * b + c, sum(Vec).
+// Isa: Vec, kLanes, kRegisters (vector registers), zero(), broadcast(const float*), loadu(const float*),
+// storeu(float*, Vec), fmadd(a, b, c) = a * b + c, sum(Vec).
+
+// The most whole vectors of columns whose M rows of sums stay in registers, in two sets (below), beside a few for
+// B and A.
+template <class Isa, int M>
+constexpr int kMostVectorsInRegisters = (Isa::kRegisters - 4) / (2 * M);
+
+// B stored K x N, a block of V whole vectors of columns: the M x V sums stay in registers through all of K, in two
+// sets that take alternate rows of B, so that each sum waits on its own last FMA only every other row. Then nothing
+// but B and A is loaded per row (the loop below loads and stores the sums once per four rows, and its four FMAs into
+// one sum are a chain: at 64 columns twice OpenBLAS's time with B in cache; bench/NOTES.md, "A narrow C's sums in
+// registers"). The rows are asked ahead only where they are `strided`, apart in memory: adjacent ones are one stream
+// for the hardware, and the prefetches, one per line of B, cost 6% in cache.
+template <class Isa, int M, int V>
+void untransposed_in_registers(std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb, bool strided,
+                               float* acc, std::int64_t acc_ld) {
+  using Vec = typename Isa::Vec;
+  constexpr int L = Isa::kLanes;
+  Vec even[M][V], odd[M][V];
+  for (int i = 0; i < M; ++i)
+    for (int v = 0; v < V; ++v) even[i][v] = odd[i][v] = Isa::zero();
+  std::int64_t p = 0;
+  for (; p + 2 <= k; p += 2) {
+    const float* b0 = b + p * ldb;
+    const float* b1 = b0 + ldb;
+    if (strided && p + 2 + kRowsAhead <= k)
+      for (int r = 0; r < 2; ++r)
+        for (int j = 0; j < V * L; j += kLineFloats) __builtin_prefetch(b0 + (kRowsAhead + r) * ldb + j);
+    for (int i = 0; i < M; ++i) {
+      const Vec a0 = Isa::broadcast(a_rows + i * k + p), a1 = Isa::broadcast(a_rows + i * k + p + 1);
+      for (int v = 0; v < V; ++v) {
+        even[i][v] = Isa::fmadd(a0, Isa::loadu(b0 + v * L), even[i][v]);
+        odd[i][v] = Isa::fmadd(a1, Isa::loadu(b1 + v * L), odd[i][v]);
+      }
+    }
+  }
+  if (p < k)
+    for (int i = 0; i < M; ++i) {
+      const Vec a0 = Isa::broadcast(a_rows + i * k + p);
+      for (int v = 0; v < V; ++v) even[i][v] = Isa::fmadd(a0, Isa::loadu(b + p * ldb + v * L), even[i][v]);
+    }
+  const float one = 1.0f;
+  const Vec ones = Isa::broadcast(&one);
+  for (int i = 0; i < M; ++i)
+    for (int v = 0; v < V; ++v) {
+      float* c = acc + i * acc_ld + v * L;
+      Isa::storeu(c, Isa::fmadd(ones, odd[i][v], Isa::fmadd(ones, even[i][v], Isa::loadu(c))));
+    }
+}
+
+// untransposed_in_registers for `vectors` (1 to kMostVectorsInRegisters<Isa, M>) known only at run time.
+template <class Isa, int M, int V = 1>
+void untransposed_in_registers(int vectors, std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb,
+                               bool strided, float* acc, std::int64_t acc_ld) {
+  if constexpr (V <= kMostVectorsInRegisters<Isa, M>) {
+    if (vectors == V) return untransposed_in_registers<Isa, M, V>(k, a_rows, b, ldb, strided, acc, acc_ld);
+    untransposed_in_registers<Isa, M, V + 1>(vectors, k, a_rows, b, ldb, strided, acc, acc_ld);
+  }
+}
+
 template <class Isa, int M>
 void untransposed(std::int64_t k, const float* a_rows, const float* b, std::int64_t ldb, std::int64_t width,
                   float* acc, std::int64_t acc_ld) {
   using Vec = typename Isa::Vec;
   constexpr int L = Isa::kLanes;
+  if (width >= L && width / L <= kMostVectorsInRegisters<Isa, M>) {
+    // The whole vectors in registers, then the last width % L columns one by one.
+    const std::int64_t whole = width / L * L;
+    untransposed_in_registers<Isa, M>(int(width / L), k, a_rows, b, ldb, ldb > width, acc, acc_ld);
+    for (int i = 0; i < M; ++i)
+      for (std::int64_t j = whole; j < width; ++j) {
+        float sum = 0;
+        for (std::int64_t p = 0; p < k; ++p) sum += a_rows[i * k + p] * b[p * ldb + j];
+        acc[i * acc_ld + j] += sum;
+      }
+    return;
+  }
   std::int64_t p = 0;
   for (; p + 4 <= k; p += 4) {
     const float* b0 = b + p * ldb;

@@ -9,6 +9,7 @@ namespace {
 struct Avx2 {
   using Vec = __m256;
   static constexpr int kLanes = 8;
+  static constexpr int kRegisters = 16;
   static Vec zero() { return _mm256_setzero_ps(); }
   static Vec broadcast(const float* x) { return _mm256_broadcast_ss(x); }
   static Vec load(const float* x) { return _mm256_load_ps(x); }
