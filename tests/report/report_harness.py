@@ -53,7 +53,8 @@ class DrawOnce:
     (every drawer but draw_scaling, which the fixtures do not reach). A test that reads the figures as they are drawn,
     or makes their saving fail, draws inside drawing_for_real()."""
 
-    # Each takes (spec, out_dir, name), the spec a tuple of plain values: the key is its repr and the file's name.
+    # Each takes (spec, out_dir, name), the spec a tuple of plain values: the key is the drawer, the spec's repr and the
+    # file's name (by the drawer's place, not its __name__: a DrawOnce inside another wraps the outer one's wrappers).
     DRAWERS = ((plots, "draw_lines"), (plots, "draw_bars"), (plots, "draw_roofline"), (scaling, "draw_scaling"),
                (accuracy, "draw_accuracy_speed"))
 
@@ -62,9 +63,9 @@ class DrawOnce:
         self.drawn = 0
         self.saved = [getattr(module, name) for module, name in self.DRAWERS]
 
-    def wrap(self, function):
+    def wrap(self, drawer, function):
         def draw(spec, out_dir, name):
-            key = (function.__name__, repr(spec), name)
+            key = (drawer, repr(spec), name)
             if key not in self.cache:
                 function(spec, out_dir, name)
                 self.drawn += 1
@@ -79,7 +80,7 @@ class DrawOnce:
 
     def __enter__(self):
         for (module, name), function in zip(self.DRAWERS, self.saved):
-            setattr(module, name, self.wrap(function))
+            setattr(module, name, self.wrap(f"{module.__name__}.{name}", function))
         return self
 
     def __exit__(self, *exc):

@@ -58,6 +58,7 @@ void untransposed_in_registers(std::int64_t k, const float* a_rows, const float*
       const Vec a0 = Isa::broadcast(a_rows + i * k + p);
       for (int v = 0; v < V; ++v) even[i][v] = Isa::fmadd(a0, Isa::loadu(b + p * ldb + v * L), even[i][v]);
     }
+  // acc + even + odd, as FMAs by 1 (exact: one rounding each, as an add), the one operation every Isa has.
   const float one = 1.0f;
   const Vec ones = Isa::broadcast(&one);
   for (int i = 0; i < M; ++i)
@@ -83,16 +84,13 @@ void untransposed(std::int64_t k, const float* a_rows, const float* b, std::int6
   using Vec = typename Isa::Vec;
   constexpr int L = Isa::kLanes;
   if (width >= L && width / L <= kMostVectorsInRegisters<Isa, M>) {
-    // The whole vectors in registers, then the last width % L columns one by one.
+    // The whole vectors in registers; the last width % L columns, if any, by the loop below.
     const std::int64_t whole = width / L * L;
     untransposed_in_registers<Isa, M>(int(width / L), k, a_rows, b, ldb, ldb > width, acc, acc_ld);
-    for (int i = 0; i < M; ++i)
-      for (std::int64_t j = whole; j < width; ++j) {
-        float sum = 0;
-        for (std::int64_t p = 0; p < k; ++p) sum += a_rows[i * k + p] * b[p * ldb + j];
-        acc[i * acc_ld + j] += sum;
-      }
-    return;
+    if (whole == width) return;
+    b += whole;
+    acc += whole;
+    width -= whole;
   }
   std::int64_t p = 0;
   for (; p + 4 <= k; p += 4) {
