@@ -177,6 +177,57 @@ TEST_CASE("gpu/simt-tuned copies B stored N×K to K×N from kSimtCopyBRows rows 
   matcompare_test::check_against_reference(tuned, {rows, 257, 333, Layout::nt}, {0.5f, 2.0f});
 }
 
+// Below kSimtCopyBRows rows a C with fewer rows than columns and B stored N×K runs turned around (C^T = B·op(A)^T, NN,
+// C written transposed): correct in NT and TT with and without beta on the three ways a schedule runs (K split, whole
+// tiles, the last round cut), repeatable, named so, and in gpu/tensor-core-3xtf32 where it hands the product to SIMT.
+TEST_CASE("gpu/simt-tuned turns a C of fewer rows than columns around where B is stored N×K") {
+  const Backend& tuned = find_backend("gpu/simt-tuned");
+  const gpu::SimtVariant* variant = nullptr;
+  for (const gpu::SimtVariant& v : gpu::simt_variants())
+    if (v.name == gpu::kTurnedVariant) variant = &v;
+  REQUIRE(variant != nullptr);
+  REQUIRE(bool(variant->launch_turned));
+  const std::int64_t slots = std::int64_t(gpu::multiprocessor_count()) * variant->resident_blocks();
+  // C^T's tiles: 128 of C's columns by 64 of its rows. Few tiles and deep K split; fewer tiles than slots run whole;
+  // a few more tiles than slots cut the last round (K deep enough that it gains). 33 rows: the few-rows kernels stop
+  // at 32.
+  const int whole_n = int(128 * (slots / 2 + 10)), cut_n = int(128 * (slots + 4));
+  struct Case {
+    GemmShape shape;
+    const char* note;
+  };
+  const std::string split = ", K split ", cut = ", last round cut in k";
+  for (const Case& each : {Case{{64, 1000, 3000}, ", K split "}, Case{{33, whole_n, 100}, ""},
+                           Case{{100, 777, 130}, ""}, Case{{33, cut_n, 1000}, ", last round cut in k"}}) {
+    const gpu::SimtSchedule plan = gpu::simt_schedule_for(gpu::simt_turned_shape(each.shape), variant->block_rows,
+                                                          variant->block_cols, variant->block_k, slots);
+    INFO(to_string(each.shape), " splits ", plan.splits, " head ", plan.head_k_tiles);
+    REQUIRE((plan.splits > 1) == (each.note == split));
+    REQUIRE((plan.head_k_tiles > 0) == (each.note == cut));
+    for (Layout layout : {Layout::nt, Layout::tt}) {
+      const GemmShape laid{each.shape.m, each.shape.n, each.shape.k, layout};
+      matcompare_test::check_against_reference(tuned, laid, {0.5f, 2.0f});
+      if (each.shape.n < 10000) matcompare_test::check_against_reference(tuned, laid, {1.0f, 0.0f});
+      const std::string kernel = kernel_for(tuned, laid);
+      CHECK(kernel.find(std::string(gpu::kTurnedVariant) + " on C^T") == 0);
+      CHECK((kernel.find(", A copied KxM first") != std::string::npos) == (layout == Layout::nt));
+      if (*each.note) CHECK(kernel.find(each.note) != std::string::npos);
+    }
+    matcompare_test::check_repeatable(tuned, {each.shape.m, each.shape.n, each.shape.k, Layout::nt});
+  }
+  // Not turned: as many rows as columns, B stored K×N, or a variant forced.
+  CHECK(kernel_for(tuned, {100, 100, 130, Layout::nt}).find("on C^T") == std::string::npos);
+  CHECK(kernel_for(tuned, {100, 777, 130, Layout::tn}).find("on C^T") == std::string::npos);
+  {
+    const ForcedSimtChoice forced({"64x128x16_w32x64_l4x8_s4_rowA_b3", 3});
+    CHECK(kernel_for(tuned, {100, 777, 130, Layout::nt}).find("on C^T") == std::string::npos);
+  }
+  const Backend& three = find_backend("gpu/tensor-core-3xtf32");
+  const GemmShape decode{64, 4096, 1024, Layout::nt};
+  matcompare_test::check_against_reference(three, decode, {0.5f, 2.0f});
+  CHECK(kernel_for(three, decode).find(std::string("gpu/simt-tuned ") + gpu::kTurnedVariant + " on C^T") == 0);
+}
+
 // The shapes of the first case reach only some of the TF32 engine's tiles, and with at most 64 tiles they all
 // split K. Each tile is forced here in turn, on those shapes and on one of more tiles than an H100 or H200 has SMs
 // (144 to 288 tiles, 3 or 9 steps): no split, and blocks that walk several tiles through one ring.

@@ -94,6 +94,28 @@ TEST_CASE("B stored N×K is copied K×N from kSimtCopyBRows rows of C on, and th
   }
 }
 
+TEST_CASE("below kSimtCopyBRows rows, a C of fewer rows than columns with B stored N×K is turned around") {
+  const std::int64_t rows = gpu::kSimtCopyBRows;
+  for (Layout layout : {Layout::nn, Layout::nt, Layout::tn, Layout::tt}) {
+    INFO(to_string(layout));
+    const bool b_nk = b_transposed(layout);
+    CHECK(gpu::simt_turns({64, 57344, 8192, layout}) == b_nk);
+    CHECK(gpu::simt_turns({rows - 1, rows, 999, layout}) == b_nk);
+    CHECK_FALSE(gpu::simt_turns({rows, rows + 1, 999, layout}));  // B is copied K×N there instead
+    CHECK_FALSE(gpu::simt_turns({100, 100, 999, layout}));
+    CHECK_FALSE(gpu::simt_turns({200, 100, 999, layout}));
+    // C^T: N rows, M columns, NN; A (M×K, NT) copied K×M with K and M rounded up to 4; TT's A is C^T's B as stored.
+    const GemmShape turned = gpu::simt_turned_shape({61, 1001, 999, layout});
+    CHECK(turned.m == 1001);
+    CHECK(turned.n == 61);
+    CHECK(turned.k == 999);
+    CHECK(turned.layout == Layout::nn);
+    CHECK(gpu::simt_turned_copy_bytes({61, 1001, 999, layout}) ==
+          (layout == Layout::nt ? std::size_t(1000) * 64 * sizeof(float) : 0));
+  }
+  CHECK(gpu::simt_turned_copy_bytes({100, 100, 999, Layout::nt}) == 0);
+}
+
 TEST_CASE("the schedule: whole rounds one block per tile, a part-empty last round cut where it gains") {
   // 4096^2 in 128x128 tiles, two blocks on each of 132 SMs: three whole rounds, then 232 tiles and 32 idle slots.
   // Each idle slot runs the tails of 8 tiles in turn, so the heads are ~8/9 of the 256 k tiles.

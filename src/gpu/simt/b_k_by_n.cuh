@@ -35,11 +35,17 @@ __global__ void b_k_by_n(const float* __restrict__ b_t, int ldb, int n, int k_pa
 // The copy's row stride: N rounded up to 4, as the NN kernel's float4 copies of B's rows need.
 inline int b_k_by_n_ld(int n) { return (n + 3) / 4 * 4; }
 
-inline void launch_b_k_by_n(const DeviceGemm& g, float* out) {
-  const int ld_out = b_k_by_n_ld(g.n);
-  const dim3 grid(ceil_div(ld_out, 32), std::min(ceil_div(g.k_padded, 32), 65535u));
-  b_k_by_n<<<grid, dim3(32, 8), 0, g.stream>>>(g.b, g.ldb, g.n, g.k_padded, ld_out, out);
+// Any operand stored `cols` × K (row stride ld) copied K × cols the same way: B of NT and TT, or A of an NT product
+// turned around (simt_tuning.hpp, simt_turns).
+inline void launch_k_by_n(const float* t, int ld, int cols, int k_padded, float* out, cudaStream_t stream) {
+  const int ld_out = b_k_by_n_ld(cols);
+  const dim3 grid(ceil_div(ld_out, 32), std::min(ceil_div(k_padded, 32), 65535u));
+  b_k_by_n<<<grid, dim3(32, 8), 0, stream>>>(t, ld, cols, k_padded, ld_out, out);
   MC_CHECK_LAUNCH();
+}
+
+inline void launch_b_k_by_n(const DeviceGemm& g, float* out) {
+  launch_k_by_n(g.b, g.ldb, g.n, g.k_padded, out, g.stream);
 }
 
 }  // namespace matcompare::gpu::simt

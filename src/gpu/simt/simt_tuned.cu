@@ -2,8 +2,8 @@
 // Extends: gpu/warp-tiled (ladder/warp_tiled.cu), through the kernel of simt_tuned.cuh.
 // Adds: launches the variant of simt_tuned.cuh that the committed tuning table picks for this GPU and shape class
 // (simt_tuning_table.inc, written by matcompare-tune); B stored transposed is copied K×N first from kSimtCopyBRows
-// rows of C on (b_k_by_n.cuh); a product of a few rows goes to the few-rows kernels (few_rows.cu) unless a variant
-// is forced.
+// rows of C on (b_k_by_n.cuh), and below them a C of fewer rows than columns is turned around (simt_turns); a
+// product of a few rows goes to the few-rows kernels (few_rows.cu) unless a variant is forced.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -22,6 +22,7 @@ std::vector<SimtVariant> row_a_variants();
 std::vector<SimtVariant> col_a_variants();
 std::vector<SimtVariant> every_layout_variants();
 std::vector<SimtVariant> short_c_variants();
+std::vector<SimtVariant> turned_variants();
 }  // namespace simt
 
 namespace {
@@ -49,6 +50,7 @@ const std::vector<SimtVariant>& simt_variants() {
     for (auto& x : simt::col_a_variants()) v.push_back(std::move(x));
     for (auto& x : simt::every_layout_variants()) v.push_back(std::move(x));
     for (auto& x : simt::short_c_variants()) v.push_back(std::move(x));
+    for (auto& x : simt::turned_variants()) v.push_back(std::move(x));
     return v;
   }();
   return all;
@@ -199,6 +201,17 @@ std::size_t simt_copy_b_bytes(const GemmShape& shape) {
   return std::size_t(ceil_div64(shape.k, 4) * 4) * std::size_t(simt::b_k_by_n_ld(int(shape.n))) * sizeof(float);
 }
 
+bool simt_turns(const GemmShape& shape) {
+  return b_transposed(shape.layout) && shape.m < kSimtCopyBRows && shape.m < shape.n;
+}
+
+GemmShape simt_turned_shape(const GemmShape& shape) { return {shape.n, shape.m, shape.k, Layout::nn}; }
+
+std::size_t simt_turned_copy_bytes(const GemmShape& shape) {
+  if (!simt_turns(shape) || a_transposed(shape.layout)) return 0;
+  return std::size_t(ceil_div64(shape.k, 4) * 4) * std::size_t(simt::b_k_by_n_ld(int(shape.m))) * sizeof(float);
+}
+
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   const GemmShape kernel_shape = simt_kernel_shape(shape);
   const int forced_slots = current_choice(kernel_shape).slots;
@@ -206,7 +219,13 @@ std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
   for (const SimtVariant& v : simt_variants())
     parts = std::max(parts,
                      simt_scratch_bytes(schedule_here(v, kernel_shape, forced_slots), v.block_rows * v.block_cols));
-  return std::max(few_rows_scratch_bytes(shape, kFewRowsFp32Rows), simt_copy_b_bytes(shape) + parts);
+  std::size_t turned = 0;
+  if (simt_turns(shape)) {
+    const SimtVariant& v = named_variant(kTurnedVariant);
+    turned = simt_turned_copy_bytes(shape) +
+             simt_scratch_bytes(schedule_here(v, simt_turned_shape(shape), 0), v.block_rows * v.block_cols);
+  }
+  return std::max({few_rows_scratch_bytes(shape, kFewRowsFp32Rows), simt_copy_b_bytes(shape) + parts, turned});
 }
 
 namespace {
@@ -216,24 +235,63 @@ bool forced_variant() {
   return !forced.variant.empty();
 }
 
+// How a schedule runs, for the kernel's name: K split, the last round cut, or neither.
+std::string schedule_note(const SimtSchedule& plan) {
+  if (plan.splits > 1) return ", K split " + std::to_string(plan.splits) + " ways";
+  return plan.head_k_tiles > 0 ? ", last round cut in k" : "";
+}
+
+// C^T of a turned product (simt_turns) as the NN kernel sees it: A is B as stored, B is op(A)^T, stored K×M or copied
+// so into the front of the scratch (the rest of which is the kernel's); C stays g's, written transposed.
+DeviceGemm turned_gemm(const DeviceGemm& g) {
+  DeviceGemm t = g;
+  t.m = g.n;
+  t.n = g.m;
+  t.m_padded = g.n_padded;
+  t.n_padded = g.m_padded;
+  t.a = g.b;
+  t.lda = g.ldb;
+  t.a_transposed = t.b_transposed = false;
+  if (g.a_transposed) return t;  // TT: A stored K×M is C^T's B as it is
+  const std::size_t copy_bytes = simt_turned_copy_bytes(shape_of(g));
+  if (copy_bytes > g.scratch_bytes)
+    throw std::logic_error("gpu/simt-tuned: the workspace's scratch has no room for A copied K×M");
+  float* copy = static_cast<float*>(g.scratch);
+  simt::launch_k_by_n(g.a, g.lda, g.m, g.k_padded, copy, g.stream);
+  t.b = copy;
+  t.ldb = simt::b_k_by_n_ld(g.m);
+  t.scratch = copy + copy_bytes / sizeof(float);
+  t.scratch_bytes = g.scratch_bytes - copy_bytes;
+  return t;
+}
+
 }  // namespace
 
 KernelChoice choose_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows)) return {few_rows_choose(g)};
+  if (!forced_variant() && simt_turns(shape)) {
+    const SimtVariant& v = named_variant(kTurnedVariant);
+    const std::string copied = a_transposed(shape.layout) ? "" : ", A copied KxM first";
+    return {v.name + " on C^T" + copied + schedule_note(schedule_here(v, simt_turned_shape(shape), 0))};
+  }
   const GemmShape kernel_shape = simt_kernel_shape(shape);
   const SimtChoice choice = current_choice(kernel_shape);
   const SimtVariant& v = named_variant(choice.variant);
   const SimtSchedule plan = schedule_here(v, kernel_shape, choice.slots);
   const std::string copied = kernel_shape.layout != shape.layout ? ", B copied KxN first" : "";
-  if (plan.splits > 1) return {v.name + copied + ", K split " + std::to_string(plan.splits) + " ways"};
-  return {v.name + copied + (plan.head_k_tiles > 0 ? ", last round cut in k" : "")};
+  return {v.name + copied + schedule_note(plan)};
 }
 
 void launch_simt_tuned(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (!forced_variant() && few_rows_takes(shape, kFewRowsFp32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
+  if (!forced_variant() && simt_turns(shape)) {
+    const SimtVariant& v = named_variant(kTurnedVariant);
+    if (!v.launch_turned) throw std::logic_error("gpu/simt-tuned: " + v.name + " has no instance writing C transposed");
+    return v.launch_turned(turned_gemm(g), kTurnedGroup, schedule_here(v, simt_turned_shape(shape), 0));
+  }
   const GemmShape kernel_shape = simt_kernel_shape(shape);
   const SimtChoice choice = current_choice(kernel_shape);
   const SimtVariant& v = named_variant(choice.variant);

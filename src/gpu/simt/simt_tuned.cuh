@@ -12,6 +12,7 @@
 //    are reused from L2 (a run-time parameter).
 #include <cstddef>
 #include <stdexcept>
+#include <type_traits>
 
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
@@ -357,8 +358,12 @@ __device__ __forceinline__ void tile_product(float* smem, const float* __restric
   wait_copies();  // the zero tiles past the end land before the ring is used again or the block leaves
 }
 
+// Where a kernel writes C: as it is, or, for a product turned around (simt_tuning.hpp, simt_turns), transposed.
+template <bool kTransposedC>
+using OutputOf = std::conditional_t<kTransposedC, TransposedScaledOutput, ScaledOutput>;
+
 // One block per tile: tiles 0 .. gridDim.x - 1 in rasterized order.
-template <typename C>
+template <typename C, bool kTransposedC = false>
 __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
     const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc,
     float alpha, float beta, int m, int n, int k_padded, int group) {
@@ -370,7 +375,7 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
   tile_product<C>(reinterpret_cast<float*>(smem4), a, lda, b, ldb, m, n, block_row, block_col, 0,
                   (k_padded + C::kBK - 1) / C::kBK, k_padded, acc);
   const LaneTile<C> lanes(threadIdx.x);
-  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  const OutputOf<kTransposedC> out{c, ldc, m, n, alpha, beta};
   out.put_blocks(acc, block_row + lanes.a_first, 4 * C::kLaneRows, block_col + lanes.b_first, 4 * C::kLaneCols);
 }
 
@@ -381,7 +386,7 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_tuned_kernel(
 // tiles that share rows of A or columns of B read them from L2 together, as whole tiles do. A separate kernel for
 // whole tiles is kept because ptxas allocates the two differently: each is the faster where it runs
 // (bench/NOTES.md, "gpu/simt-tuned: stream-K for the last round only").
-template <typename C>
+template <typename C, bool kTransposedC = false>
 __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_cut_round_kernel(
     const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c, int ldc,
     float alpha, float beta, int m, int n, int k_padded, int group, int whole_tiles, int cut, int head,
@@ -408,6 +413,13 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_cut_round_ker
   tile_product<C>(reinterpret_cast<float*>(smem4), a, lda, b, ldb, m, n, block_row, block_col, kt_begin, kt_end,
                   k_end, acc);
   const LaneTile<C> lanes(threadIdx.x);
+  if constexpr (kTransposedC) {
+    if (out.c == c) {  // a whole tile: into C, transposed; the parts keep the tile's own layout
+      const TransposedScaledOutput into_c{c, ldc, m, n, alpha, beta};
+      into_c.put_blocks(acc, out_row + lanes.a_first, 4 * C::kLaneRows, out_col + lanes.b_first, 4 * C::kLaneCols);
+      return;
+    }
+  }
   out.put_blocks(acc, out_row + lanes.a_first, 4 * C::kLaneRows, out_col + lanes.b_first, 4 * C::kLaneCols);
 }
 
@@ -440,7 +452,7 @@ template <int kBM, int kBN>
 __host__ __device__ constexpr int add_blocks_per_tile() {
   return (kBM * kBN / 4 + kAddThreads - 1) / kAddThreads;
 }
-template <int kBM, int kBN>
+template <int kBM, int kBN, bool kTransposedC = false>
 __global__ void simt_add_splits(const float4* __restrict__ parts, float* __restrict__ c, int ldc, int m, int n,
                                 float alpha, float beta, int group, int tiles, int splits) {
   constexpr int kPerTile = add_blocks_per_tile<kBM, kBN>();
@@ -455,19 +467,19 @@ __global__ void simt_add_splits(const float4* __restrict__ parts, float* __restr
     const float4 p = __ldcg(first + s * split_stride);
     sum = make_float4(sum.x + p.x, sum.y + p.y, sum.z + p.z, sum.w + p.w);
   }
-  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  const OutputOf<kTransposedC> out{c, ldc, m, n, alpha, beta};
   out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4, sum);
 }
 
 // C = alpha * (head + tail) + beta * C over the cut tiles, one block a tile: the same sum for every run.
-template <int kBM, int kBN>
+template <int kBM, int kBN, bool kTransposedC = false>
 __global__ void simt_add_parts(const float4* __restrict__ parts, float* __restrict__ c, int ldc, int m, int n,
                                float alpha, float beta, int group, int whole_tiles) {
   int tile_m, tile_n;
   rasterize(whole_tiles + blockIdx.x, (m + kBM - 1) / kBM, (n + kBN - 1) / kBN, group, tile_m, tile_n);
   const float4* head = parts + std::size_t(2 * blockIdx.x) * (kBM * kBN / 4);
   const float4* tail = head + kBM * kBN / 4;
-  const ScaledOutput out{c, ldc, m, n, alpha, beta};
+  const OutputOf<kTransposedC> out{c, ldc, m, n, alpha, beta};
   for (int e = threadIdx.x; e < kBM * kBN / 4; e += blockDim.x) {
     const float4 h = __ldcg(head + e), t = __ldcg(tail + e);
     out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4,
@@ -475,13 +487,13 @@ __global__ void simt_add_parts(const float4* __restrict__ parts, float* __restri
   }
 }
 
-template <typename C>
+template <typename C, bool kTransposedC = false>
 void allow_dynamic_smem() {
   // Before every use: the attribute belongs to the context, which a fault in another row may have reset.
-  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_tuned_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_tuned_kernel<C, kTransposedC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      int(C::kSmemBytes)));
-  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_cut_round_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(C::kSmemBytes)));
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_cut_round_kernel<C, kTransposedC>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, int(C::kSmemBytes)));
   MC_CUDA_CHECK(cudaFuncSetAttribute(simt_split_k_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      int(C::kSmemBytes)));
 }
@@ -496,12 +508,13 @@ int resident_simt_blocks() {
 }
 
 // Launches configuration C with rasterization group `group` (block rows per group) on the schedule `plan`; its
-// layout is the launch's (SimtVariant::launch).
-template <typename C>
+// layout is the launch's (SimtVariant::launch). With kTransposedC, g describes C^T of a product turned around and
+// the result goes to C^T's transpose, g.c (SimtVariant::launch_turned).
+template <typename C, bool kTransposedC = false>
 void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan) {
   if (g.a_transposed != C::kAStoredKM || g.b_transposed != C::kBStoredNK)
     throw std::logic_error("gpu/simt-tuned: a variant launched for another layout");
-  allow_dynamic_smem<C>();
+  allow_dynamic_smem<C, kTransposedC>();
   group = group < 1 ? 1 : group;
   if (plan.splits > 1) {
     if (simt_scratch_bytes(plan, C::kBM * C::kBN) > g.scratch_bytes)
@@ -511,14 +524,14 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
     simt_split_k_kernel<C><<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
         g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k_padded, group, tiles, plan.split_k_tiles, parts);
     MC_CHECK_LAUNCH();
-    simt_add_splits<C::kBM, C::kBN><<<unsigned(tiles) * add_blocks_per_tile<C::kBM, C::kBN>(), kAddThreads, 0,
+    simt_add_splits<C::kBM, C::kBN, kTransposedC><<<unsigned(tiles) * add_blocks_per_tile<C::kBM, C::kBN>(), kAddThreads, 0,
                                       g.stream>>>(
         reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, tiles, plan.splits);
     MC_CHECK_LAUNCH();
     return;
   }
   if (plan.head_k_tiles == 0) {
-    simt_tuned_kernel<C><<<unsigned(plan.whole_tiles), C::kThreads, C::kSmemBytes, g.stream>>>(
+    simt_tuned_kernel<C, kTransposedC><<<unsigned(plan.whole_tiles), C::kThreads, C::kSmemBytes, g.stream>>>(
         g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group);
     MC_CHECK_LAUNCH();
     return;
@@ -527,11 +540,11 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
     throw std::logic_error("gpu/simt-tuned: the workspace's scratch is smaller than the schedule's parts");
   const int cut = int(plan.cut_tiles());
   float* parts = static_cast<float*>(g.scratch);
-  simt_cut_round_kernel<C><<<unsigned(plan.whole_tiles + 2 * cut), C::kThreads, C::kSmemBytes, g.stream>>>(
+  simt_cut_round_kernel<C, kTransposedC><<<unsigned(plan.whole_tiles + 2 * cut), C::kThreads, C::kSmemBytes, g.stream>>>(
       g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group, int(plan.whole_tiles), cut,
       plan.head_k_tiles, parts);
   MC_CHECK_LAUNCH();
-  simt_add_parts<C::kBM, C::kBN><<<unsigned(cut), 256, 0, g.stream>>>(
+  simt_add_parts<C::kBM, C::kBN, kTransposedC><<<unsigned(cut), 256, 0, g.stream>>>(
       reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, int(plan.whole_tiles));
   MC_CHECK_LAUNCH();
 }

@@ -52,6 +52,9 @@ struct SimtVariant {
   // Blocks of its NN instance one SM of the selected GPU holds at once; __launch_bounds__ holds the other layouts'
   // instances to at least the variant's blocks per SM.
   int (*resident_blocks)();
+  // Its NN instance writing C transposed, for products turned around (simt_turns); nullptr for the variants that
+  // are not kTurnedVariant, to keep the build's time in bounds.
+  SimtLaunchFn launch_turned = nullptr;
 
   bool takes(Layout layout) const { return launch[static_cast<int>(layout)] != nullptr; }
 };
@@ -113,6 +116,21 @@ constexpr std::int64_t kSimtCopyBRows = 512;
 GemmShape simt_kernel_shape(const GemmShape& shape);
 // Device scratch of that copy: K and N each rounded up to 4, in floats; 0 where B is not copied.
 std::size_t simt_copy_b_bytes(const GemmShape& shape);
+
+// Below kSimtCopyBRows rows, a C with fewer rows than columns and B stored N×K (NT, TT) is turned around: C^T =
+// op(B)^T op(A)^T is an NN product whose A is B as it is stored and whose B is op(A)^T, stored K×M where A is
+// (TT) and copied so, inside the timed computation, where A is M×K (NT: a copy of M×K floats, where copying B moves
+// N×K). kTurnedVariant's NN instance runs it and writes C transposed, on the schedule of C^T's shape. The [n][k]
+// tile the NT instances read B through cost 64-row decode products about a quarter of their speed against NN, where
+// the tile shape was not the cause (bench/NOTES.md, "A short C turned around"). Not where a variant is forced (the
+// tuner measures the variants themselves), nor where the few-rows kernels take the shape, which they decide first.
+bool simt_turns(const GemmShape& shape);
+// C^T's shape, NN: {N, M, K}.
+GemmShape simt_turned_shape(const GemmShape& shape);
+constexpr const char* kTurnedVariant = "128x64x16_w64x32_l8x4_s4_rowA_b3";
+constexpr int kTurnedGroup = 8;
+// Device scratch of the copy of A (NT turned): K rounded up to 4 by M rounded up to 4, in floats; else 0.
+std::size_t simt_turned_copy_bytes(const GemmShape& shape);
 
 // Device scratch of gpu/simt-tuned on this GPU: the copy of B, then enough for the schedule of any variant (the tuner
 // forces them in turn on one workspace).

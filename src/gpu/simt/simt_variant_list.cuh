@@ -9,8 +9,9 @@
 
 namespace matcompare::gpu::simt {
 
-// Configuration C (its layout NN) for NN alone, or for every layout.
-template <typename C, bool kEveryLayout>
+// Configuration C (its layout NN) for NN alone, or for every layout; with kTurned, also its NN instance that writes
+// C transposed (SimtVariant::launch_turned).
+template <typename C, bool kEveryLayout, bool kTurned = false>
 SimtVariant variant() {
   const auto x = [](int a, int b) { return std::to_string(a) + "x" + std::to_string(b); };
   SimtVariant v{x(C::kBM, C::kBN) + "x" + std::to_string(C::kBK) + "_w" + x(C::kWM, C::kWN) + "_l" +
@@ -26,6 +27,7 @@ SimtVariant variant() {
     v.launch[static_cast<int>(Layout::tn)] = &launch_simt_tuned<typename C::template WithLayout<true, false>>;
     v.launch[static_cast<int>(Layout::tt)] = &launch_simt_tuned<typename C::template WithLayout<true, true>>;
   }
+  if constexpr (kTurned) v.launch_turned = &launch_simt_tuned<C, true>;
   return v;
 }
 
