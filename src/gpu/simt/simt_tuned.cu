@@ -252,7 +252,11 @@ DeviceGemm turned_gemm(const DeviceGemm& g) {
   t.a = g.b;
   t.lda = g.ldb;
   t.a_transposed = t.b_transposed = false;
-  if (g.a_transposed) return t;  // TT: A stored K×M is C^T's B as it is
+  if (g.a_transposed) {  // TT: A stored K×M is C^T's B as it is
+    t.b = g.a;
+    t.ldb = g.lda;
+    return t;
+  }
   const std::size_t copy_bytes = simt_turned_copy_bytes(shape_of(g));
   if (copy_bytes > g.scratch_bytes)
     throw std::logic_error("gpu/simt-tuned: the workspace's scratch has no room for A copied K×M");
