@@ -425,8 +425,9 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_cut_round_ker
 
 // K split (SimtSchedule::splits): block s * tiles + t takes k tiles s * split_k_tiles .. of tile t (tiles innermost:
 // the blocks that run at once share k, and so rows of A and columns of B in L2) and writes its raw sum to part
-// s * tiles + t; simt_add_splits then finishes C.
-template <typename C>
+// s * tiles + t; simt_add_splits then finishes C. With kTransposedC the part is the tile transposed, so that the sum
+// reads and writes whole float4s of C's rows.
+template <typename C, bool kTransposedC = false>
 __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_split_k_kernel(
     const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, int m, int n, int k_padded,
     int group, int tiles, int split_k_tiles, float* __restrict__ parts) {
@@ -440,8 +441,14 @@ __global__ __launch_bounds__(C::kThreads, C::kMinBlocks) void simt_split_k_kerne
   tile_product<C>(reinterpret_cast<float*>(smem4), a, lda, b, ldb, m, n, tile_m * C::kBM, tile_n * C::kBN, kt_begin,
                   kt_end, min(kt_end * C::kBK, k_padded), acc);
   const LaneTile<C> lanes(threadIdx.x);
-  const ScaledOutput out{parts + std::size_t(blockIdx.x) * (C::kBM * C::kBN), C::kBN, C::kBM, C::kBN, 1.0f, 0.0f};
-  out.put_blocks(acc, lanes.a_first, 4 * C::kLaneRows, lanes.b_first, 4 * C::kLaneCols);
+  float* part = parts + std::size_t(blockIdx.x) * (C::kBM * C::kBN);
+  if constexpr (kTransposedC) {
+    const TransposedScaledOutput out{part, C::kBM, C::kBM, C::kBN, 1.0f, 0.0f};
+    out.put_blocks(acc, lanes.a_first, 4 * C::kLaneRows, lanes.b_first, 4 * C::kLaneCols);
+  } else {
+    const ScaledOutput out{part, C::kBN, C::kBM, C::kBN, 1.0f, 0.0f};
+    out.put_blocks(acc, lanes.a_first, 4 * C::kLaneRows, lanes.b_first, 4 * C::kLaneCols);
+  }
 }
 
 // C = alpha * (the splits' parts, added in split order) + beta * C: the same sum for every run. A tile's float4s are
@@ -467,8 +474,13 @@ __global__ void simt_add_splits(const float4* __restrict__ parts, float* __restr
     const float4 p = __ldcg(first + s * split_stride);
     sum = make_float4(sum.x + p.x, sum.y + p.y, sum.z + p.z, sum.w + p.w);
   }
-  const OutputOf<kTransposedC> out{c, ldc, m, n, alpha, beta};
-  out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4, sum);
+  if constexpr (kTransposedC) {  // parts of C^T's tile, transposed: float4 e is 4 columns of a row of C
+    const ScaledOutput out{c, ldc, n, m, alpha, beta};
+    out.put4(tile_n * kBN + e / (kBM / 4), tile_m * kBM + e % (kBM / 4) * 4, sum);
+  } else {
+    const ScaledOutput out{c, ldc, m, n, alpha, beta};
+    out.put4(tile_m * kBM + e / (kBN / 4), tile_n * kBN + e % (kBN / 4) * 4, sum);
+  }
 }
 
 // C = alpha * (head + tail) + beta * C over the cut tiles, one block a tile: the same sum for every run.
@@ -494,8 +506,8 @@ void allow_dynamic_smem() {
                                      int(C::kSmemBytes)));
   MC_CUDA_CHECK(cudaFuncSetAttribute(simt_cut_round_kernel<C, kTransposedC>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(C::kSmemBytes)));
-  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_split_k_kernel<C>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     int(C::kSmemBytes)));
+  MC_CUDA_CHECK(cudaFuncSetAttribute(simt_split_k_kernel<C, kTransposedC>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, int(C::kSmemBytes)));
 }
 
 template <typename C>
@@ -521,7 +533,7 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
       throw std::logic_error("gpu/simt-tuned: the workspace's scratch is smaller than the split's parts");
     float* parts = static_cast<float*>(g.scratch);
     const int tiles = int(plan.tiles);
-    simt_split_k_kernel<C><<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
+    simt_split_k_kernel<C, kTransposedC><<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
         g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k_padded, group, tiles, plan.split_k_tiles, parts);
     MC_CHECK_LAUNCH();
     simt_add_splits<C::kBM, C::kBN, kTransposedC><<<unsigned(tiles) * add_blocks_per_tile<C::kBM, C::kBN>(), kAddThreads, 0,
