@@ -248,7 +248,7 @@ DeviceGemm turned_gemm(const DeviceGemm& g) {
   t.m = g.n;
   t.n = g.m;
   t.m_padded = g.n_padded;
-  t.n_padded = g.m_padded;
+  t.n_padded = simt::b_k_by_n_ld(g.m_padded);  // C^T's B is M rounded up to 4 wide, stored or copied
   t.a = g.b;
   t.lda = g.ldb;
   t.a_transposed = t.b_transposed = false;
@@ -257,7 +257,9 @@ DeviceGemm turned_gemm(const DeviceGemm& g) {
     t.ldb = g.lda;
     return t;
   }
-  const std::size_t copy_bytes = simt_turned_copy_bytes(shape_of(g));
+  // The copy writes k_padded rows: the scratch was sized for K rounded up to 4, the spec's pad_k (a larger pad would
+  // be refused here rather than overrun the parts after the copy).
+  const std::size_t copy_bytes = std::size_t(g.k_padded) * std::size_t(simt::b_k_by_n_ld(g.m)) * sizeof(float);
   if (copy_bytes > g.scratch_bytes)
     throw std::logic_error("gpu/simt-tuned: the workspace's scratch has no room for A copied K×M");
   float* copy = static_cast<float*>(g.scratch);
