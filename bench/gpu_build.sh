@@ -7,8 +7,23 @@
 # carried as .vendors), CMake copies them and libblis.so.4 beside the library instead of building them, so
 # cpu/libblis and cpu/onemkl run; without it both rows read unavailable and say why.
 # Usage: gpu_build COMMIT LOG_DIR
+
+# COMMIT labels every result (git_commit). The device tool's copy of the tree has a .git whose HEAD lags the tree it
+# carries, so `$(git rev-parse --short HEAD)` typed into its command line names an older commit (2026-11-29: five runs
+# labelled c0ca72f, docs/gpu-machine.md). Refused: COMMIT equal to this copy's HEAD while the sources differ from it.
+# Usage: commit_names_tree COMMIT
+commit_names_tree() {
+  local head
+  head=$(git rev-parse --short HEAD 2>/dev/null) || return 0  # no .git: nothing to compare with
+  if [ "$1" = "$head" ] && ! git diff --quiet HEAD -- src apps tests include cmake CMakeLists.txt 2>/dev/null; then
+    echo "gpu_build: COMMIT $1 is this copy's git HEAD, but the sources differ from it: give the commit of the tree" \
+      "carried, typed out on the machine that sent it" >&2
+    return 1
+  fi
+}
 gpu_build() {
   local commit=$1 logs=$2
+  commit_names_tree "$commit" || return 1
   local python site
   python=$(command -v /opt/torch/.venv/bin/python3 || command -v python3)
   site=$("$python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
