@@ -193,13 +193,13 @@ TEST_CASE("gpu/simt-tuned turns a C of fewer rows than columns around where B is
   // a few more tiles than slots cut the last round (K deep enough that it gains). The split and the cut have two tile
   // columns of C^T (C's 100 rows), the cut's last tile row part-empty (N 3 short of a whole tile).
   const int whole_n = int(128 * (slots / 2 + 10)), cut_n = int(128 * ((slots + 5) / 2) - 3);
+  const std::string split = ", K split ", cut = ", last round cut in k", whole;
   struct Case {
     GemmShape shape;
-    const char* note;
+    std::string note;
   };
-  const std::string split = ", K split ", cut = ", last round cut in k";
-  for (const Case& each : {Case{{100, 1001, 3000}, ", K split "}, Case{{33, whole_n, 100}, ""},
-                           Case{{100, 777, 130}, ""}, Case{{100, cut_n, 1000}, ", last round cut in k"}}) {
+  for (const Case& each : {Case{{100, 1001, 3000}, split}, Case{{33, whole_n, 100}, whole},
+                           Case{{100, 777, 130}, whole}, Case{{100, cut_n, 1000}, cut}}) {
     const gpu::SimtSchedule plan = gpu::simt_schedule_for(gpu::simt_turned_shape(each.shape), variant->block_rows,
                                                           variant->block_cols, variant->block_k, slots);
     INFO(to_string(each.shape), " splits ", plan.splits, " head ", plan.head_k_tiles);
@@ -212,7 +212,7 @@ TEST_CASE("gpu/simt-tuned turns a C of fewer rows than columns around where B is
       const std::string kernel = kernel_for(tuned, laid);
       CHECK(kernel.find(std::string(gpu::kTurnedVariant) + " on C^T") == 0);
       CHECK((kernel.find(", A copied KxM first") != std::string::npos) == (layout == Layout::nt));
-      if (*each.note) CHECK(kernel.find(each.note) != std::string::npos);
+      if (each.note != whole) CHECK(kernel.find(each.note) != std::string::npos);
       matcompare_test::check_repeatable(tuned, laid);
     }
   }

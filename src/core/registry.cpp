@@ -150,9 +150,9 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
   gpu(every_layout(describe("gpu/simt-tuned", "beyond the seeds (after gpu/warp-tiled)",
                             "warp tiling as a parameter space (tiles, cp.async stages, A layout, rasterization); a "
                             "tuned table picks the variant per GPU and shape class; a part-empty last round is cut in "
-                            "k across idle slots; B stored transposed is copied KxN first from 512 rows of C on; below, a C "
-                            "of fewer rows than columns with B stored transposed runs turned around (C^T, NN, A copied "
-                            "KxM), else a transposed operand goes through registers where its tile needs; "
+                            "k across idle slots; B stored transposed is copied KxN first from 512 rows of C on; "
+                            "below, a C of fewer rows than columns with B stored transposed runs turned around (C^T, "
+                            "NN, A copied KxM), else a transposed operand goes through registers where its tile needs; "
                             "up to 32 rows (decode) go to a few-rows kernel that streams B once, K split across "
                             "blocks; few tiles and deep K split K")),
       kernel(GPU_LAUNCH(launch_simt_tuned))

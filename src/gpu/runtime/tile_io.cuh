@@ -147,21 +147,16 @@ struct ScaledOutput {
 };
 
 // C^T as the epilogue of a product turned around sees it: the kernel computes C' = C^T (m × n here: C's columns by
-// its rows) and its element (row, col) goes to C's row col, column row. The same calls as ScaledOutput. A float4 of
-// C' along a row is four rows of C, written one by one; put_blocks writes each column of a 4x4 block as one float4
-// of a row of C (its 4 rows are consecutive there), which a float4 may do because row0 and row_step are multiples
-// of 4 and C's rows are padded to a multiple of 4 (the padding columns of C may be written, as ScaledOutput's are).
+// its rows), and its element (row, col) is C's (col, row), written through the ScaledOutput of C itself (n × m). A
+// float4 of C' along a row is four rows of C, written one by one; put_blocks writes each column of a 4x4 block as one
+// float4 of a row of C (its 4 rows are consecutive there: row0 and row_step are multiples of 4).
 struct TransposedScaledOutput {
-  float* c;
-  int ldc, m, n;
-  float alpha, beta;
+  ScaledOutput c_out;
 
-  __device__ __forceinline__ void put(int row, int col, float dot) const {
-    if (row < m && col < n) {
-      float* out = c + std::size_t(col) * ldc + row;
-      *out = scale_output(alpha, beta, dot, out);
-    }
-  }
+  __device__ __forceinline__ TransposedScaledOutput(float* c, int ldc, int m, int n, float alpha, float beta)
+      : c_out{c, ldc, n, m, alpha, beta} {}
+
+  __device__ __forceinline__ void put(int row, int col, float dot) const { c_out.put(col, row, dot); }
   __device__ __forceinline__ void put4(int row, int col, const float4& dot) const {
     put(row, col, dot.x);
     put(row, col + 1, dot.y);
@@ -176,14 +171,11 @@ struct TransposedScaledOutput {
 #pragma unroll
     for (int i = 0; i < kTM; i += 4) {
       const int row = row0 + i / 4 * row_step;
-      if (row >= m) continue;
+      if (row >= c_out.n) continue;
 #pragma unroll
-      for (int j = 0; j < kTN; ++j) {
-        const int col = col0 + j % 4 + j / 4 * col_step;
-        if (col < n)
-          store_scaled4(alpha, beta, make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]),
-                        c + std::size_t(col) * ldc + row);
-      }
+      for (int j = 0; j < kTN; ++j)
+        c_out.put4(col0 + j % 4 + j / 4 * col_step, row,
+                   make_float4(acc[i][j], acc[i + 1][j], acc[i + 2][j], acc[i + 3][j]));
     }
   }
 };

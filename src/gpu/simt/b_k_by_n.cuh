@@ -6,6 +6,7 @@
 // (hopper/k_major_copy.cuh).
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 
 #include "../runtime/device_gemm.cuh"
 
@@ -34,6 +35,10 @@ __global__ void b_k_by_n(const float* __restrict__ b_t, int ldb, int n, int k_pa
 
 // The copy's row stride: N rounded up to 4, as the NN kernel's float4 copies of B's rows need.
 inline int b_k_by_n_ld(int n) { return (n + 3) / 4 * 4; }
+// The copy's bytes: `rows` rows (K padded) of `cols` columns at that stride.
+inline std::size_t k_by_n_bytes(std::int64_t rows, int cols) {
+  return std::size_t(rows) * std::size_t(b_k_by_n_ld(cols)) * sizeof(float);
+}
 
 // Any operand stored `cols` × K (row stride ld) copied K × cols the same way: B of NT and TT, or A of an NT product
 // turned around (simt_tuning.hpp, simt_turns).

@@ -198,7 +198,7 @@ GemmShape simt_kernel_shape(const GemmShape& shape) {
 
 std::size_t simt_copy_b_bytes(const GemmShape& shape) {
   if (simt_kernel_shape(shape).layout == shape.layout) return 0;
-  return std::size_t(ceil_div64(shape.k, 4) * 4) * std::size_t(simt::b_k_by_n_ld(int(shape.n))) * sizeof(float);
+  return simt::k_by_n_bytes(ceil_div64(shape.k, 4) * 4, int(shape.n));
 }
 
 bool simt_turns(const GemmShape& shape) {
@@ -209,7 +209,7 @@ GemmShape simt_turned_shape(const GemmShape& shape) { return {shape.n, shape.m, 
 
 std::size_t simt_turned_copy_bytes(const GemmShape& shape) {
   if (!simt_turns(shape) || a_transposed(shape.layout)) return 0;
-  return std::size_t(ceil_div64(shape.k, 4) * 4) * std::size_t(simt::b_k_by_n_ld(int(shape.m))) * sizeof(float);
+  return simt::k_by_n_bytes(ceil_div64(shape.k, 4) * 4, int(shape.m));
 }
 
 std::size_t simt_tuned_scratch_bytes(const GemmShape& shape) {
@@ -259,7 +259,7 @@ DeviceGemm turned_gemm(const DeviceGemm& g) {
   }
   // The copy writes k_padded rows: the scratch was sized for K rounded up to 4, the spec's pad_k (a larger pad would
   // be refused here rather than overrun the parts after the copy).
-  const std::size_t copy_bytes = std::size_t(g.k_padded) * std::size_t(simt::b_k_by_n_ld(g.m)) * sizeof(float);
+  const std::size_t copy_bytes = simt::k_by_n_bytes(g.k_padded, g.m);
   if (copy_bytes > g.scratch_bytes)
     throw std::logic_error("gpu/simt-tuned: the workspace's scratch has no room for A copied K×M");
   float* copy = static_cast<float*>(g.scratch);
@@ -295,7 +295,8 @@ void launch_simt_tuned(const DeviceGemm& g) {
     return launch_few_rows(g, few_rows_plan_here(shape), static_cast<float*>(g.scratch), g.scratch_bytes);
   if (!forced_variant() && simt_turns(shape)) {
     const SimtVariant& v = named_variant(kTurnedVariant);
-    if (!v.launch_turned) throw std::logic_error("gpu/simt-tuned: " + v.name + " has no instance writing C transposed");
+    if (!v.launch_turned)
+      throw std::logic_error("gpu/simt-tuned: " + v.name + " has no instance writing C transposed");
     return v.launch_turned(turned_gemm(g), kTurnedGroup, schedule_here(v, simt_turned_shape(shape), 0));
   }
   const GemmShape kernel_shape = simt_kernel_shape(shape);
@@ -308,7 +309,7 @@ void launch_simt_tuned(const DeviceGemm& g) {
                                                                   : std::string()));
   DeviceGemm run = g;
   if (kernel_shape.layout != shape.layout) {
-    const std::size_t copy_bytes = std::size_t(g.k_padded) * std::size_t(simt::b_k_by_n_ld(g.n)) * sizeof(float);
+    const std::size_t copy_bytes = simt::k_by_n_bytes(g.k_padded, g.n);
     if (copy_bytes > g.scratch_bytes)
       throw std::logic_error("gpu/simt-tuned: the workspace's scratch has no room for B copied K×N");
     float* copy = static_cast<float*>(g.scratch);

@@ -533,12 +533,14 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
       throw std::logic_error("gpu/simt-tuned: the workspace's scratch is smaller than the split's parts");
     float* parts = static_cast<float*>(g.scratch);
     const int tiles = int(plan.tiles);
-    simt_split_k_kernel<C, kTransposedC><<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
-        g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k_padded, group, tiles, plan.split_k_tiles, parts);
+    simt_split_k_kernel<C, kTransposedC>
+        <<<unsigned(plan.tiles * plan.splits), C::kThreads, C::kSmemBytes, g.stream>>>(
+            g.a, g.lda, g.b, g.ldb, g.m, g.n, g.k_padded, group, tiles, plan.split_k_tiles, parts);
     MC_CHECK_LAUNCH();
-    simt_add_splits<C::kBM, C::kBN, kTransposedC><<<unsigned(tiles) * add_blocks_per_tile<C::kBM, C::kBN>(), kAddThreads, 0,
-                                      g.stream>>>(
-        reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, tiles, plan.splits);
+    simt_add_splits<C::kBM, C::kBN, kTransposedC>
+        <<<unsigned(tiles) * add_blocks_per_tile<C::kBM, C::kBN>(), kAddThreads, 0, g.stream>>>(
+            reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, tiles,
+            plan.splits);
     MC_CHECK_LAUNCH();
     return;
   }
@@ -552,9 +554,10 @@ void launch_simt_tuned(const DeviceGemm& g, int group, const SimtSchedule& plan)
     throw std::logic_error("gpu/simt-tuned: the workspace's scratch is smaller than the schedule's parts");
   const int cut = int(plan.cut_tiles());
   float* parts = static_cast<float*>(g.scratch);
-  simt_cut_round_kernel<C, kTransposedC><<<unsigned(plan.whole_tiles + 2 * cut), C::kThreads, C::kSmemBytes, g.stream>>>(
-      g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group, int(plan.whole_tiles), cut,
-      plan.head_k_tiles, parts);
+  simt_cut_round_kernel<C, kTransposedC>
+      <<<unsigned(plan.whole_tiles + 2 * cut), C::kThreads, C::kSmemBytes, g.stream>>>(
+          g.a, g.lda, g.b, g.ldb, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, group, int(plan.whole_tiles),
+          cut, plan.head_k_tiles, parts);
   MC_CHECK_LAUNCH();
   simt_add_parts<C::kBM, C::kBN, kTransposedC><<<unsigned(cut), 256, 0, g.stream>>>(
       reinterpret_cast<const float4*>(parts), g.c, g.ldc, g.m, g.n, g.alpha, g.beta, group, int(plan.whole_tiles));
