@@ -98,22 +98,22 @@ error_study() {
 }
 # Nsight Compute on gpu/simt-tuned's kernel (whichever of its three the plan launches: a filter naming one missed the
 # cut-round kernel once) at M x N x K in LAYOUT, with the memory tables and the source counters: the report in
-# results/, its details, its SASS page and where the warps stalled (ncu_stalls.py) in logs/, named by the layout.
-# Usage: ncu_simt LAYOUT M N K
+# results/, its details, its SASS page and where the warps stalled (ncu_stalls.py) in logs/, named by LABEL (the
+# layout unless given). Usage: ncu_simt LAYOUT M N K [LABEL]
 ncu_simt() {
-  local layout=$1 m=$2 n=$3 k=$4
+  local layout=$1 m=$2 n=$3 k=$4 label=${5:-$1}
   local metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,l1tex__data_pipe_lsu_wavefronts.sum,smsp__inst_executed_op_ldgsts.sum,lts__t_sector_hit_rate.pct,dram__bytes_read.sum,lts__t_sectors_srcunit_tex_op_read.sum,l1tex__m_xbar2l1tex_read_sectors.sum,smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
   timeout 150 ncu --kernel-name-base function -k "regex:simt_(tuned|cut_round|split_k)_kernel" --launch-count 1 \
     --import-source no --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis \
     --section MemoryWorkloadAnalysis_Tables --section SourceCounters --section Occupancy --section LaunchStats \
-    --section InstructionStats --metrics "$metrics" -o "$out/results/simt_$layout" \
+    --section InstructionStats --metrics "$metrics" -o "$out/results/simt_$label" \
     $cli --m "$m" --n "$n" --k "$k" --layout "$layout" --filter simt-tuned --repetitions 1 --min-time 0 --no-flush \
-    > "$out/logs/ncu_$layout.log" 2>&1
-  log "ncu $layout exit $?"
-  ncu --import "$out/results/simt_$layout.ncu-rep" --page details > "$out/logs/details_$layout.txt" 2>&1
-  ncu --import "$out/results/simt_$layout.ncu-rep" --page source --csv --print-source sass \
-    > "$out/logs/sass_$layout.csv" 2>&1
-  python3 bench/ncu_stalls.py "$out/logs/sass_$layout.csv" > "$out/logs/stalls_$layout.txt" 2>&1
+    > "$out/logs/ncu_$label.log" 2>&1
+  log "ncu $label exit $?"
+  ncu --import "$out/results/simt_$label.ncu-rep" --page details > "$out/logs/details_$label.txt" 2>&1
+  ncu --import "$out/results/simt_$label.ncu-rep" --page source --csv --print-source sass \
+    > "$out/logs/sass_$label.csv" 2>&1
+  python3 bench/ncu_stalls.py "$out/logs/sass_$label.csv" > "$out/logs/stalls_$label.txt" 2>&1
 }
 # The fast rows and the vendors they are compared with, as the suites run them.
 fast=simt-tuned,tensor-core-tf32-ws,tensor-core-3xtf32,cublas-fp32,cublas-tf32,cublaslt,cutlass

@@ -189,22 +189,26 @@ TEST_CASE("gpu/simt-tuned turns a C of fewer rows than columns around where B is
   REQUIRE(bool(variant->launch_turned));
   const FewRowsSet row_defaults("");  // 33 rows: the few-rows kernels stop at 32 unless the variable says otherwise
   const std::int64_t slots = std::int64_t(gpu::multiprocessor_count()) * variant->resident_blocks();
-  // C^T's tiles: 128 of C's columns by 64 of its rows. Few tiles and deep K split; fewer tiles than slots run whole;
-  // a few more tiles than slots cut the last round (K deep enough that it gains). The split and the cut have two tile
+  // C^T's tiles: 128 of C's columns by 64 of its rows. Few tiles and deep K split; just over half as many tiles as
+  // slots and deep K split into more parts than slots (rounds of parts); fewer tiles than slots run whole; a few more
+  // tiles than slots cut the last round (K deep enough that it gains). The first split and the cut have two tile
   // columns of C^T (C's 100 rows), the cut's last tile row part-empty (N 3 short of a whole tile).
-  const int whole_n = int(128 * (slots / 2 + 10)), cut_n = int(128 * ((slots + 5) / 2) - 3);
+  const int rounds_n = int(128 * (slots / 2 + 1)), whole_n = int(128 * (slots / 2 + 10)),
+            cut_n = int(128 * ((slots + 5) / 2) - 3);
   const std::string split = ", K split ", cut = ", last round cut in k", whole;
   struct Case {
     GemmShape shape;
     std::string note;
   };
-  for (const Case& each : {Case{{100, 1001, 3000}, split}, Case{{33, whole_n, 100}, whole},
-                           Case{{100, 777, 130}, whole}, Case{{100, cut_n, 1000}, cut}}) {
+  for (const Case& each : {Case{{100, 1001, 3000}, split}, Case{{64, rounds_n, 1024}, split},
+                           Case{{33, whole_n, 100}, whole}, Case{{100, 777, 130}, whole},
+                           Case{{100, cut_n, 1000}, cut}}) {
     const gpu::SimtSchedule plan = gpu::simt_schedule_for(gpu::simt_turned_shape(each.shape), variant->block_rows,
                                                           variant->block_cols, variant->block_k, slots);
     INFO(to_string(each.shape), " splits ", plan.splits, " head ", plan.head_k_tiles);
     REQUIRE((plan.splits > 1) == (each.note == split));
     REQUIRE((plan.head_k_tiles > 0) == (each.note == cut));
+    if (each.shape.n == rounds_n) REQUIRE(plan.splits * plan.tiles > slots);
     for (Layout layout : {Layout::nt, Layout::tt}) {
       const GemmShape laid{each.shape.m, each.shape.n, each.shape.k, layout};
       matcompare_test::check_against_reference(tuned, laid, {0.5f, 2.0f});

@@ -3,6 +3,8 @@
 // the table's text as matcompare-tune rewrites it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -165,31 +167,45 @@ TEST_CASE("a cut round: every cut tile has a head and a tail, and the idle slots
       }
 }
 
-TEST_CASE("a schedule splits K where the tiles fill at most half the slots, K is deep and it gains; never a cut") {
-  for (std::int64_t tiles : {1, 2, 5, 32, 64, 100, 132, 133, 264})
-    for (std::int64_t k_tiles : {1, 8, 15, 16, 63, 256, 4096})
+TEST_CASE("a schedule splits K where there are fewer tiles than slots, K is deep and it gains; never a cut") {
+  for (std::int64_t tiles : {1, 2, 5, 32, 64, 100, 132, 133, 199, 224, 263, 264, 395})
+    for (std::int64_t k_tiles : {1, 8, 15, 16, 63, 64, 256, 4096})
       for (std::int64_t slots : {132, 264, 396}) {
         const gpu::SimtSchedule plan = gpu::simt_schedule(tiles, k_tiles, slots);
         INFO("tiles=", tiles, " k_tiles=", k_tiles, " slots=", slots);
-        const bool may_split = 2 * tiles <= slots && k_tiles >= 16;
-        if (!may_split) CHECK(plan.splits == 1);
-        if (may_split && k_tiles >= 63) CHECK(plan.splits > 1);  // deep: what a split costs is small beside it
+        if (tiles >= slots || k_tiles < 16) CHECK(plan.splits == 1);
+        if (2 * tiles <= slots && k_tiles >= 63) CHECK(plan.splits > 1);  // deep: what a split costs is small beside it
         if (plan.splits == 1) continue;
         CHECK(plan.head_k_tiles == 0);
         CHECK(plan.whole_tiles == tiles);
         CHECK(plan.splits <= 16);
-        CHECK(plan.splits * tiles <= slots);                                // one round
         CHECK(std::int64_t(plan.splits) * plan.split_k_tiles >= k_tiles);   // K covered
         CHECK(std::int64_t(plan.splits - 1) * plan.split_k_tiles < k_tiles);  // no split empty
         CHECK(plan.split_k_tiles >= 8);
         CHECK(gpu::simt_scratch_bytes(plan, 8192) == std::size_t(plan.splits) * tiles * 8192 * sizeof(float));
-        CHECK(plan.rounds < 1.0);
+        CHECK(plan.rounds < 0.99);
+        // No other number of ways is estimated faster.
+        for (std::int64_t ways = 2; ways <= std::min<std::int64_t>(16, k_tiles / 8); ++ways) {
+          const std::int64_t run = (k_tiles + ways - 1) / ways, splits = (k_tiles + run - 1) / run;
+          const double part_rounds = double(tiles * splits) / double(slots);
+          CHECK(plan.rounds <= (std::ceil(part_rounds) * double(run + 2) + 7 * std::max(1.0, part_rounds)) /
+                                   double(k_tiles) + 1e-12);
+        }
         CHECK(gpu::simt_schedule(tiles, k_tiles, slots, true).splits == 1);  // forced slots cut, never split
       }
-  // 64 x 4096 in 64x128 tiles, three blocks on each of 132 SMs: 32 tiles, 256 k tiles split 12 ways.
+  // 64 x 4096 in 64x128 tiles, three blocks on each of 132 SMs: 32 tiles, 256 k tiles split 12 ways in one round.
   const gpu::SimtSchedule decode = gpu::simt_schedule_for({64, 4096, 4096}, 64, 128, 16, 132 * 3);
   CHECK(decode.splits == 12);
   CHECK(decode.split_k_tiles == 22);
+  // A turned 64 x 28672 x 4096 (C^T in 128x64 tiles): 224 tiles fill 57% of 396 slots; 5 ways make 1120 parts, three
+  // rounds of a fifth of K each.
+  const gpu::SimtSchedule wide = gpu::simt_schedule_for({28672, 64, 4096}, 128, 64, 16, 132 * 3);
+  CHECK(wide.splits == 5);
+  CHECK(wide.split_k_tiles == 52);
+  CHECK(wide.rounds > 0.70);
+  CHECK(wide.rounds < 0.72);
+  // 2048^2 in 128x128 tiles on 264 slots: 256 tiles nearly fill the one round, and no split gains.
+  CHECK(gpu::simt_schedule_for({2048, 2048, 2048}, 128, 128, 16, 132 * 2).splits == 1);
 }
 
 TEST_CASE("the choice follows the tuned times on the tuned shape and the waves elsewhere") {
@@ -220,12 +236,14 @@ TEST_CASE("a C of at most kShortRows rows takes the short-C class, weighed on it
       {90, 1000, k128x128, 4, {16, 16, 16}, 0.001},
       {90, INT64_MAX, k256x128, 1, {4096, 4096, 4096}, 2.80},
   };
-  // On its tuned shape the faster candidate: 112 tiles of 64x256 split K 2 ways in 264 slots, 224 of 64x128 in 396.
+  // On its tuned shape the faster candidate: 112 tiles of 64x256 split K 2 ways in 264 slots, 224 of 64x128 5 ways
+  // in 396.
   CHECK(gpu::simt_choice(table, hopper_like(), {64, 28672, 4096, Layout::nt}).variant == k64x256);
   CHECK(gpu::simt_choice(table, hopper_like(), {1, 28672, 4096}).variant == k64x256);
-  // Twice as wide, 224 tiles of 64x256 fill no split and one round (0.40 / 0.535 rounds = 0.75 ms estimated), where
-  // 64x128's 448 tiles take a round and a cut one (0.42 * 1.53 = 0.64 ms).
-  CHECK(gpu::simt_choice(table, hopper_like(), {64, 57344, 4096}).variant == k64x128);
+  // Three times as wide, 336 tiles of 64x256 take a round and a cut one (0.40 / 0.535 * 1.53 rounds = 1.14 ms
+  // estimated), where 64x128's 672 tiles take 1.79 rounds of a time per round measured split 5 ways (0.42 / 0.71 *
+  // 1.79 = 1.06 ms).
+  CHECK(gpu::simt_choice(table, hopper_like(), {64, 86016, 4096}).variant == k64x128);
   CHECK(gpu::simt_choice(table, hopper_like(), {65, 28672, 4096}).variant == k256x128);
   // Without short-C rows, a short C takes the smallest class's candidates, as before the class existed.
   const std::vector<gpu::SimtTableRow> squares(table.begin() + 2, table.end());

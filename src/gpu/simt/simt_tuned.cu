@@ -81,14 +81,21 @@ SimtSchedule simt_schedule(std::int64_t tiles, std::int64_t k_tiles, std::int64_
   plan.tiles = plan.whole_tiles = tiles;
   if (tiles < 1 || k_tiles < 1 || slots < 1) return plan;
   plan.rounds = double(ceil_div64(tiles, slots));
-  const std::int64_t splits = std::min({kMaxSimtSplits, slots / tiles, k_tiles / kMinSplitKTiles});
-  if (!cut_any_rest && splits >= 2) {
-    SimtSchedule split = plan;
-    split.split_k_tiles = int(ceil_div64(k_tiles, splits));
-    split.splits = int(ceil_div64(k_tiles, split.split_k_tiles));
-    split.rounds = (double(ceil_div64(tiles * split.splits, slots)) * (split.split_k_tiles + kTailCostKTiles) +
-                    kAddCostKTiles) / double(k_tiles);
-    if (split.rounds < 0.99 * plan.rounds) return split;  // gains 1% or more
+  if (!cut_any_rest && tiles < slots) {
+    // Fewer tiles than slots: K split the way the estimate likes best, the parts in one round or in several (a tile
+    // row of 224 tiles on 396 slots runs 5 ways in 3 rounds; bench/NOTES.md, "A split that fills the slots"). The
+    // adding kernel reads every part: its cost grows with the rounds of parts.
+    SimtSchedule best = plan;
+    for (std::int64_t ways = 2; ways <= std::min(kMaxSimtSplits, k_tiles / kMinSplitKTiles); ++ways) {
+      SimtSchedule split = plan;
+      split.split_k_tiles = int(ceil_div64(k_tiles, ways));
+      split.splits = int(ceil_div64(k_tiles, split.split_k_tiles));
+      const double part_rounds = double(tiles * split.splits) / double(slots);
+      split.rounds = (std::ceil(part_rounds) * (split.split_k_tiles + kTailCostKTiles) +
+                      kAddCostKTiles * std::max(1.0, part_rounds)) / double(k_tiles);
+      if (split.rounds < best.rounds) best = split;
+    }
+    if (best.rounds < 0.99 * plan.rounds) return best;  // gains 1% or more
   }
   const std::int64_t full_rounds = tiles / slots, rest = tiles % slots, idle = slots - rest;
   // With no whole round before it, the cut round is all there is: tried, and it lost (bench/NOTES.md,

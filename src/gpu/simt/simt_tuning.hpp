@@ -20,8 +20,9 @@ struct DeviceGemm;
 // take one block each and run in step, as whole tiles do, so that tiles sharing rows of A or columns of B read them
 // from L2 together; the tails take the idle slots, tails_per_slot of them in turn a slot. Each part goes to scratch
 // and a last small kernel adds the two.
-// Where the tiles fill at most half the slots and K is deep, K is split instead: each tile's k tiles go to `splits`
-// blocks in runs of split_k_tiles, every block's sum goes to scratch, and a last kernel adds them in split order.
+// Where there are fewer tiles than slots and K is deep, K is split instead: each tile's k tiles go to `splits` blocks
+// in runs of split_k_tiles (the parts in one round or several), every block's sum goes to scratch, and a last kernel
+// adds them in split order.
 struct SimtSchedule {
   std::int64_t tiles = 0;
   std::int64_t whole_tiles = 0;  // tiles 0 .. whole_tiles - 1 (in rasterized order) take one block each
