@@ -243,6 +243,36 @@ struct ForcedTf32Tile : matcompare_test::ScopedVariable {
 };
 }  // namespace
 
+// A C of at most 64 rows takes the engine's 64-row tile (a wgmma of 64 rows of C), K split up to eight ways: correct
+// in every layout with and without beta, in one pass and three, named so; 65 rows take another tile.
+TEST_CASE("the TF32 engine runs a C of at most 64 rows on its 64-row tile") {
+  const FewRowsSet row_defaults("");
+  for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
+    const Backend& backend = find_backend(step);
+    const std::string engine = std::string(step) == "gpu/tensor-core-3xtf32" ? "3xTF32 " : "TF32 ";
+    for (const GemmShape shape : {GemmShape{64, 2000, 2048}, GemmShape{33, 777, 1000}, GemmShape{40, 3000, 130}}) {
+      const gpu::Tf32Plan plan = gpu::tf32_plan(shape, gpu::multiprocessor_count());
+      INFO(step, " ", to_string(shape), " splits ", plan.splits);
+      REQUIRE(plan.tile.rows == 64);
+      for (Layout layout : matcompare_test::all_layouts()) {
+        const GemmShape laid{shape.m, shape.n, shape.k, layout};
+        matcompare_test::check_against_reference(backend, laid, {0.5f, 2.0f});
+        matcompare_test::check_against_reference(backend, laid, {1.0f, 0.0f});
+        const std::string kernel = kernel_for(backend, laid);
+        if (kernel.rfind(engine, 0) == 0) CHECK(kernel.find("64x256") != std::string::npos);
+      }
+      if (engine == "TF32 ") CHECK(kernel_for(backend, shape) == "TF32 " + gpu::tf32_plan_name(plan));
+    }
+    CHECK(gpu::tf32_plan({64, 2000, 2048}, 132).splits == 8);
+    CHECK(gpu::tf32_plan({65, 2000, 2048}, 132).tile.rows != 64);
+  }
+  // Held to three passes, 3xTF32 runs the 64-row tile with K split too.
+  const ForcedTf32Tile forced("64x256");
+  const Backend& three = find_backend("gpu/tensor-core-3xtf32");
+  matcompare_test::check_against_reference(three, {64, 2000, 2048, Layout::nt}, {0.5f, 2.0f});
+  CHECK(kernel_for(three, {64, 2000, 2048, Layout::nt}) == "3xTF32 64x256, K split 8 ways");
+}
+
 TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, split or not") {
   for (const gpu::Tf32Tile& t : gpu::kTf32Tiles) {
     const std::string name = gpu::tf32_tile_name(t);

@@ -287,10 +287,18 @@ TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empt
   CHECK(plan(2048, 2048, 2048) == "256x128/1");  // one wave of 128 tiles; 128x128 would need two
   CHECK(plan(4097, 3001, 2049) == "128x256/1");  // 33 x 12 = 396 tiles, 3.00 waves; 256x128 has 408, 3.09
   CHECK(plan(1024, 1024, 1024) == "256x128/4");  // 32 tiles, each shared by 4 blocks: 128 of 132 SMs busy
-  CHECK(plan(1, 1, 2048) == "128x128/4");        // one tile of any shape: the smallest costs least
+  CHECK(plan(1, 1, 2048) == "64x256/8");          // one tile of any shape: the 64-row one, split eight ways
+  CHECK(plan(65, 1, 2048) == "128x128/4");        // past 64 rows, the smallest of the others
   CHECK(plan(1, 1, 1) == "128x128/1");           // one k tile cannot be split
   CHECK(plan(17, 33, 65) == "128x128/3");        // as many splits as k tiles
   CHECK(plan(4096, 4096, 4096, &gpu::kTf32Tiles[1]) == "128x256/1");
+  // A C of at most 64 rows (decode) takes the 64-row tile, split up to eight ways while SMs idle; 65 rows do not.
+  CHECK(plan(16, 6144, 4096) == "64x256/5");      // 24 tiles, 5 ways: 120 blocks
+  CHECK(plan(64, 4096, 14336) == "64x256/8");
+  CHECK(plan(64, 28672, 4096) == "64x256/1");     // 112 tiles: no split
+  CHECK(plan(65, 4096, 4096) == "128x128/4");
+  CHECK(plan(512, 512, 512) == "128x128/4");      // few tiles, but not a short C
+  CHECK(plan(4096, 4096, 4096, &gpu::kTf32Tiles[3]) == "64x256/1");  // forced, whatever the rows
 }
 
 // The peaks gpu_peak gives an H100 SXM and an H200 (132 SMs at 1980 MHz; 3352 and 4800 GB/s).

@@ -6,9 +6,10 @@
 // overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
 // sm_90, which kept the tensor pipe waiting); A, which only the wgmmas read, is rounded by the TMA copy. Blocks stay
 // resident and walk the output tiles in grouped order, so a tile's epilogue overlaps the producer's loads for the
-// next. The block tile is 256x128, 128x256 or 128x128,
-// whichever leaves the last wave of blocks least empty, and where the tiles are fewer than the SMs, up to four
-// blocks share one tile's k loop and a second kernel adds their partial sums. Run with three passes over K on split
+// next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of 128 or 256 rows would
+// multiply rows that are not there), whichever leaves the last wave of blocks least empty, and where the tiles are
+// fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop and a second kernel adds their
+// partial sums. Run with three passes over K on split
 // operands, it is also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
 // both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
 // in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
@@ -66,7 +67,7 @@ struct Tile {
   static constexpr int kBarrierOffset = kStages * kStageBytes;  // then full[kStages], empty[kStages]
   static constexpr std::size_t kSmemBytes = std::size_t(kBarrierOffset) + 2 * kStages * 8 + kAlign;
   static_assert(kATileBytes % kAlign == 0, "A tiles are whole 128-byte swizzle periods");
-  static_assert(kBM <= 256 && (kBM == 256 || kBM == 128), "TMA boxes have at most 256 rows; wgmma N is 128 or 256");
+  static_assert(kBM == 256 || kBM == 128 || kBM == 64, "TMA boxes have at most 256 rows; wgmma N is 64, 128 or 256");
   static_assert(kStages >= 4, "the ring keeps the producer a few tiles ahead");
   static_assert(kSlabs * kAccs <= 128, "accumulators fit the consumer's registers");
 };
@@ -245,11 +246,11 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // inside the tensor cores, which drop the bits past the accumulator's last place rather than round them: over a
   // pass of K / 8 steps the lost bits add up to an error that grows as K, not as sqrt(K) (bench/NOTES.md,
   // "3xTF32's error grows as K"). So each k tile of that pass is summed apart, 64 columns by 128 rows of C (a
-  // piece) at a time, into `part`, and added to the accumulators in FP32, rounded to nearest. (Two 64x64 partial
+  // piece; the 64-row tile's whole 64) at a time, into `part`, and added to the accumulators in FP32, rounded to nearest. (Two 64x64 partial
   // sums in turn, the next piece's wgmmas running while the last was added, ran slower: the same NOTES section.)
   // The small passes stay in the tensor cores' chain: their sums are 2^-11 of the product, and so are their lost
   // bits.
-  constexpr int kPieceRows = 128, kPieces = kRows / kPieceRows;  // per slab
+  constexpr int kPieceRows = kRows < 128 ? kRows : 128, kPieces = kRows / kPieceRows;  // per slab
   constexpr int kPieceBytes = kPieceRows * kBK * 4, kPieceAccs = kPieceRows / 2;
   int it = 0;
   float acc[kSlabs][T::kAccs];
@@ -409,6 +410,7 @@ template <bool kBKMajor, int kPasses>
 void launch_planned(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
                     const Tf32Plan& plan, float* partials) {
   if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
   if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
   return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
 }

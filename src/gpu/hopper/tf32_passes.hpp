@@ -20,12 +20,21 @@ constexpr int kTf32Depth = 32;  // K per k tile
 // A block tile of the engine: rows of C (the wgmma N; A arrives by TMA) by columns of C (B, through registers),
 // and its time per element of C relative to the first, as measured on an H100 at 4096 and 8192 (bench/NOTES.md,
 // "Tile shapes chosen by waves"): 128 x 256 loads twice the register fragments per FLOP, 128 x 128 moves a third
-// more bytes through L2.
+// more bytes through L2. 64 x 256, for a C of at most 64 rows, loads twice 128 x 256's fragments per FLOP again; its
+// cost is an estimate that keeps it to such a C (bench/NOTES.md, "The TF32 engine's 64-row tile"). Such a product
+// is bound by reading B, and each block that shares a tile's k loop is one more stream of B: that tile may be
+// split twice as many ways, so that a narrow layer still keeps every SM reading.
 struct Tf32Tile {
   int rows, cols;
   double relative_cost;
+  int max_splits;
+  std::int64_t max_c_rows;  // the plan takes it only for a C of at most this many rows
 };
-inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0}, {128, 256, 1.15}, {128, 128, 1.35}};
+inline constexpr std::int64_t kAnyRows = INT64_MAX;
+inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0, 4, kAnyRows},
+                                          {128, 256, 1.15, 4, kAnyRows},
+                                          {128, 128, 1.35, 4, kAnyRows},
+                                          {64, 256, 1.6, 8, 64}};
 // "256x128": how MATCOMPARE_TF32_TILE names a tile.
 inline std::string tf32_tile_name(const Tf32Tile& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 constexpr const char* kTf32TileVariable = "MATCOMPARE_TF32_TILE";
@@ -41,8 +50,6 @@ inline const Tf32Tile* tf32_tile_named(const char* wanted) {
   }
   throw std::runtime_error(std::string(kTf32TileVariable) + "=" + wanted + " is not one of " + names);
 }
-constexpr int kTf32MaxSplits = 4;
-
 struct Tf32Plan {
   Tf32Tile tile;
   int splits;    // blocks that share one tile's k tiles (every pass over each), their partial sums added afterwards
@@ -50,17 +57,18 @@ struct Tf32Plan {
 };
 
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
-// tiles alone leave SMs idle, a tile's k tiles are split among up to kTf32MaxSplits blocks. The plan with the least
-// waves x area x relative cost per split wins, the first on a tie; `only`, when set, is the one tile allowed.
+// tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks. The plan with the least
+// waves x area x relative cost per split wins, the first on a tie, among the tiles made for C's rows; `only`, when
+// set, is the one tile allowed, whatever the rows.
 inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr) {
   const std::int64_t k_tiles = (s.k + kTf32Depth - 1) / kTf32Depth;
   Tf32Plan best{};
   double best_cost = 0;
   for (const Tf32Tile& t : kTf32Tiles) {
-    if (only && (only->rows != t.rows || only->cols != t.cols)) continue;
+    if (only ? only->rows != t.rows || only->cols != t.cols : s.m > t.max_c_rows) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
     const int splits =
-        int(std::max<std::int64_t>(1, std::min<std::int64_t>({kTf32MaxSplits, sm_count / tiles, k_tiles})));
+        int(std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, sm_count / tiles, k_tiles})));
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
     if (best.splits == 0 || cost < best_cost) best = {t, splits, sm_count}, best_cost = cost;
