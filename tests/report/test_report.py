@@ -1664,6 +1664,31 @@ def test_commit_marks(tmp):
     check("commits: one commit, no marks", "Cells from several commits" not in plain and "ᵃ |" not in plain)
 
 
+def test_peaks_highest_recorded(tmp):
+    """Two runs of one machine recording different CPU peaks (one measured on a busy host): each rate's highest is
+    quoted, with the basis of the run of the highest FP32 rate, whichever run is newer; the GPU's recorded peak
+    beside it."""
+    def run(stamp, cpu_gflops, bandwidth):
+        peaks = [{"device": "cpu", "name": "Xeon", "fp32_gflops": cpu_gflops, "bandwidth_gbs": bandwidth,
+                  "basis": f"measured {cpu_gflops:g}"},
+                 {"device": "gpu", "name": "GPU X", "fp32_gflops": 60000.0, "tf32_gflops": 480000.0,
+                  "bandwidth_gbs": 4000.0, "basis": "derived"}]
+        return {"context": {"hostname": "busy", "cpu_model": "Xeon", "timestamp_utc": stamp, "peaks": peaks},
+                "results": [dict(VALID_ROW)]}
+    for name, stamps in (("newer_low", ("2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z")),
+                         ("newer_high", ("2026-01-02T00:00:00Z", "2026-01-01T00:00:00Z"))):
+        high = write_json(tmp, f"peaks_{name}_high.json", run(stamps[0], 1993.0, 69.9))
+        low = write_json(tmp, f"peaks_{name}_low.json", run(stamps[1], 954.0, 98.3))
+        text = make_report([high, low], os.path.join(tmp, f"peaks_{name}")) or ""
+        part = section(text, "## 1a. Peaks", "## 2. Overview")
+        check(f"peaks: each rate's highest a run recorded is quoted ({name})",
+              table_line(part, "| M1 | CPU |") == "| M1 | CPU | Xeon | 1,993 GFLOP/s | — | 98.3 GB/s | recorded by the "
+              "run |" and "measured 1993" in part and "measured 954" not in part, part)
+        check(f"peaks: the recorded GPU peak beside it ({name})",
+              table_line(part, "| M1 | GPU |") == "| M1 | GPU | GPU X | 60,000 GFLOP/s | 480,000 GFLOP/s | 4,000 GB/s "
+              "| recorded by the run |", part)
+
+
 def test_peaks(tmp):
     """Peaks: recorded ones quoted, a GPU's derived from its SMs, clocks and bus width (H100 SXM: 66.9 TFLOP/s FP32,
     3.35 TB/s), a CPU's never invented; % of peak in the tables, TF32 rows against the TF32 peak."""
@@ -2235,7 +2260,7 @@ PARTS = {
                 test_machines_told_apart_by_caches, test_estimates_and_seed_values, test_modules_alone, test_scaling,
                 test_plots_draw_estimates_apart, test_plots_gaps_and_colours, test_plots_readable_axes,
                 test_plots_coinciding_series, test_plots_suite, test_plots_series_and_peaks, test_best_vendor,
-                test_commit_marks, test_peaks, test_committed_runs),
+                test_commit_marks, test_peaks, test_peaks_highest_recorded, test_committed_runs),
     "contract": (test_bad_inputs, test_odd_but_valid, test_output_folder, test_handlers_first, test_signals,
                  test_signal_while_committing),
     "fuzz": (test_fuzz,),

@@ -20,8 +20,8 @@ constexpr int kTf32Depth = 32;  // K per k tile
 // A block tile of the engine: rows of C (the wgmma N; A arrives by TMA) by columns of C (B, through registers),
 // and its time per element of C relative to the first, as measured on an H100 at 4096 and 8192 (bench/NOTES.md,
 // "Tile shapes chosen by waves"): 128 x 256 loads twice the register fragments per FLOP, 128 x 128 moves a third
-// more bytes through L2. 64 x 256, for a C of at most 64 rows, loads twice 128 x 256's fragments per FLOP again; its
-// cost is an estimate that keeps it to such a C (bench/NOTES.md, "The TF32 engine's 64-row tile"). Such a product
+// more bytes through L2. 64 x 256, for a C of at most 64 rows, loads twice 128 x 256's fragments per FLOP again: forced
+// at 4096 on an H200 it ran about 1.5 times 256 x 128's time (bench/NOTES.md, "The TF32 engine's 64-row tile"). Such a product
 // is bound by reading B, and each block that shares a tile's k loop is one more stream of B: that tile may be
 // split twice as many ways, so that a narrow layer still keeps every SM reading.
 struct Tf32Tile {
