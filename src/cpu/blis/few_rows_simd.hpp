@@ -15,6 +15,9 @@ namespace matcompare::cpu::blis::few_rows {
 
 constexpr std::int64_t kRowsAhead = 8;
 constexpr std::int64_t kLineFloats = 16;
+// Rows of B at least this long (a 4 KiB page) are left to the hardware prefetcher, which follows a stream within a
+// page: asking for each of their lines doubled the loads issued (bench/NOTES.md, "cpu/blis's few rows: wide rows").
+constexpr std::int64_t kPageFloats = 1024;
 
 // Isa: Vec, kLanes, kRegisters (vector registers), zero(), broadcast(const float*), loadu(const float*),
 // storeu(float*, Vec), fmadd(a, b, c) = a * b + c, sum(Vec).
@@ -96,7 +99,7 @@ void untransposed(std::int64_t k, const float* a_rows, const float* b, std::int6
   for (; p + 4 <= k; p += 4) {
     const float* b0 = b + p * ldb;
     const float *b1 = b0 + ldb, *b2 = b1 + ldb, *b3 = b2 + ldb;
-    if (p + 4 + kRowsAhead <= k)
+    if (width < kPageFloats && p + 4 + kRowsAhead <= k)
       for (int r = 0; r < 4; ++r)
         for (std::int64_t j = 0; j < width; j += kLineFloats) __builtin_prefetch(b0 + (kRowsAhead + r) * ldb + j);
     for (int i = 0; i < M; ++i) {
