@@ -1,7 +1,7 @@
 // Variants of the tuned SIMT kernel instantiated for every layout (NN, NT, TN, TT): the ones the committed tuning
-// table names and the default of simt_tuned.cu, so that every shape class has its tuned choice in every layout (the
-// table's 128x64 is in simt_variants_turned.cu). The others stay NN only, which keeps the build's time and size in
-// bounds.
+// table names and the default of simt_tuned.cu, so that every shape class has its tuned choice in every layout
+// (128x64, which the tuner and the tests also force in every layout, is in simt_variants_turned.cu). The others stay
+// NN only, which keeps the build's time and size in bounds.
 #include "simt_variant_list.cuh"
 
 namespace matcompare::gpu::simt {

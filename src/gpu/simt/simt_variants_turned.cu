@@ -1,6 +1,6 @@
 // The variant that runs products turned around (simt_tuning.hpp, simt_turns: C^T of a C with fewer rows than
-// columns, B stored N×K), in every layout as the table names it, and with the NN instance that writes C transposed:
-// the mirror of the short-C class's 64x128 row-major-A tile, C^T's columns being C's few rows.
+// columns, B stored N×K), in every layout as the tuner and the tests force it, and with the NN instance that writes C
+// transposed: the mirror of the short-C class's 64x128 row-major-A tile, C^T's columns being C's few rows.
 #include "simt_variant_list.cuh"
 
 namespace matcompare::gpu::simt {
