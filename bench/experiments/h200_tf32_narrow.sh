@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Issue 30, 2026-11-29 (twelfth session): where the TF32 row's narrow decode layers lose their time (bench/NOTES.md,
+# "The TF32 row's narrow layers"). STAGES, comma-separated, in this order: `check`, the build and the whole CTest;
+# `sanitize`, memcheck and racecheck on the TF32 and 3xTF32 rows at short-C shapes (the 64-row tile split and whole);
+# `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
+# under Nsight Systems where the machine has it (launch gaps included) and Nsight Compute (each kernel's duration,
+# L2 flushed); `suites`, the suites NAME:BUDGET given.
+# Usage (device tool, .whl carried): h200_tf32_narrow.sh OUT COMMIT STAGES [NAME:BUDGET...]
+set -uo pipefail
+out=$1 commit=$2 stages=,$3,
+shift 3
+source bench/device_out.sh
+if [[ $stages == *,check,* ]]; then
+  build_and_ctest "$commit"
+fi
+[ -x "$cli" ] || build_only "$commit"
+if [[ $stages == *,sanitize,* ]]; then
+  sanitize memcheck 64 2000 2048 tensor-core-tf32-ws,tensor-core-3xtf32 90  # 64x256 split 8 ways
+  sanitize racecheck 40 700 300 tensor-core-tf32-ws 120  # 3 tiles of 64x256, K split 8 ways
+fi
+if [[ $stages == *,timeline,* ]]; then
+  rows=tensor-core-tf32-ws,cublaslt-tf32,cublas-tf32
+  timeout 120 $cli --m 16,16,64,64 --n 4096,6144,4096,6144 --k 4096,4096,4096,4096 --layout NT --filter $rows \
+    --budget 40 --format csv > "$out/logs/narrow_cli.csv" 2>> "$out/logs/runs.log"
+  log "narrow cli exit $?"
+  cut -d, -f1,4-7,10,12,16,17 "$out/logs/narrow_cli.csv"
+  for shape in 16x4096x4096 64x6144x4096; do
+    IFS=x read -r m n k <<< "$shape"
+    for row in tensor-core-tf32-ws cublaslt-tf32; do
+      if command -v nsys > /dev/null; then
+        timeout 120 nsys profile -t cuda -o "$out/results/nsys_${row}_$shape" -f true $cli --m "$m" --n "$n" \
+          --k "$k" --layout NT --filter "$row" --repetitions 30 --min-time 0 > "$out/logs/nsys_${row}_$shape.log" 2>&1
+        log "nsys $row $shape exit $?"
+        nsys stats -r cuda_gpu_trace -f csv -o "$out/logs/trace_${row}_$shape" \
+          "$out/results/nsys_${row}_$shape.nsys-rep" > /dev/null 2>&1
+      fi
+      timeout 120 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+        --csv --page raw $cli --m "$m" --n "$n" --k "$k" --layout NT --filter "$row" --repetitions 3 --min-time 0 \
+        > "$out/logs/ncu_times_${row}_$shape.csv" 2> "$out/logs/ncu_times_${row}_$shape.err"
+      log "ncu times $row $shape exit $?"
+    done
+  done
+  command -v nsys > /dev/null || log "no nsys on this machine"
+fi
+if [[ $stages == *,suites,* ]]; then
+  for run in "$@"; do SUITE_MARGIN=${SUITE_MARGIN:-40} suite "${run%%:*}" "${run##*:}"; done
+  python3 bench/suite_summary.py "$out/results"/*.json > "$out/logs/summary.txt" 2>&1
+  grep -E "^==|geometric mean" "$out/logs/summary.txt"
+fi
