@@ -23,7 +23,7 @@ if [[ $stages == *,timeline,* ]]; then
   timeout 120 $cli --m 16,16,64,64 --n 4096,6144,4096,6144 --k 4096,4096,4096,4096 --layout NT --filter $rows \
     --budget 40 --format csv > "$out/logs/narrow_cli.csv" 2>> "$out/logs/runs.log"
   log "narrow cli exit $?"
-  cut -d, -f1,4-7,10,12,16,17 "$out/logs/narrow_cli.csv"
+  cut -d, -f1,4-6,10,17,18,26 "$out/logs/narrow_cli.csv"
   for shape in 16x4096x4096 64x6144x4096; do
     IFS=x read -r m n k <<< "$shape"
     for row in tensor-core-tf32-ws cublaslt-tf32; do
