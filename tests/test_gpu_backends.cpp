@@ -251,7 +251,7 @@ TEST_CASE("the TF32 engine runs a C of at most 64 rows on its 64-row tile") {
     const Backend& backend = find_backend(step);
     const std::string engine = std::string(step) == "gpu/tensor-core-3xtf32" ? "3xTF32 " : "TF32 ";
     for (const GemmShape shape : {GemmShape{64, 2000, 2048}, GemmShape{33, 777, 1000}, GemmShape{40, 3000, 130}}) {
-      const gpu::Tf32Plan plan = gpu::tf32_plan(shape, gpu::multiprocessor_count());
+      const gpu::Tf32Plan plan = gpu::tf32_plan_here(shape);
       INFO(step, " ", to_string(shape), " splits ", plan.splits);
       REQUIRE(plan.tile.rows == 64);
       for (Layout layout : matcompare_test::all_layouts()) {
@@ -271,6 +271,24 @@ TEST_CASE("the TF32 engine runs a C of at most 64 rows on its 64-row tile") {
   const Backend& three = find_backend("gpu/tensor-core-3xtf32");
   matcompare_test::check_against_reference(three, {64, 2000, 2048, Layout::nt}, {0.5f, 2.0f});
   CHECK(kernel_for(three, {64, 2000, 2048, Layout::nt}) == "3xTF32 64x256, K split 8 ways");
+}
+
+// A split tile's blocks run as one cluster. This GPU runs clusters of every size the plan may take, whole ones, at
+// most one block an SM; the slots are printed, since the plan's splits follow them.
+TEST_CASE("the TF32 engine's clusters of every size up to eight run on this GPU") {
+  const int sms = gpu::multiprocessor_count();
+  for (const gpu::Tf32Tile& t : gpu::kTf32Tiles) {
+    std::string slots;
+    for (int size = 2; size <= gpu::kTf32MaxSplits; ++size) {
+      const int n = gpu::tf32_cluster_slots(t, size);
+      INFO(gpu::tf32_tile_name(t), " in clusters of ", size, ": ", n, " blocks at once");
+      CHECK(n >= size);
+      CHECK(n <= sms);
+      CHECK(n % size == 0);
+      slots += " " + std::to_string(n);
+    }
+    MESSAGE(gpu::tf32_tile_name(t), " blocks at once in clusters of 2..8 on ", sms, " SMs:", slots);
+  }
 }
 
 TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, split or not") {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "../src/gpu/hopper/tf32_passes.hpp"
 #include "../src/gpu/hopper/three_pass_choice.hpp"
@@ -299,6 +300,36 @@ TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empt
   CHECK(plan(65, 4096, 4096) == "128x128/4");
   CHECK(plan(512, 512, 512) == "128x128/4");      // few tiles, but not a short C
   CHECK(plan(4096, 4096, 4096, &gpu::kTf32Tiles[3]) == "64x256/1");  // forced, whatever the rows
+}
+
+// A split tile's blocks form one cluster, which a GPU keeps within one GPC: where the GPCs hold fewer clusters of a
+// size than the SMs would, the plan splits fewer ways, so that every tile's cluster runs at once.
+TEST_CASE("the TF32 engine's plan splits K only as many ways as the GPU runs every tile's cluster at once") {
+  const auto plan_name = [](const gpu::Tf32Plan& p) {
+    return gpu::tf32_tile_name(p.tile) + "/" + std::to_string(p.splits);
+  };
+  // 16 tiles of 64x256 would split 8 ways on 132 SMs (128 blocks); GPCs that hold 14 clusters of 8 and 18 of 7
+  // give 7 ways (112 blocks).
+  const gpu::Tf32ClusterSlots fourteen_of_eight = [](const gpu::Tf32Tile&, int size) {
+    return size == 8 ? 14 * 8 : 132 / size * size;
+  };
+  CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132)) == "64x256/8");
+  CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, fourteen_of_eight)) == "64x256/7");
+  // Where no cluster of two runs, no split: one wave of tiles, 32 of 128x128 cheaper than 16 of 64x256.
+  const gpu::Tf32ClusterSlots no_clusters = [](const gpu::Tf32Tile&, int) { return 0; };
+  CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, no_clusters)) == "128x128/1");
+  // The slots are asked from the most splits the SMs allow down, until every cluster runs; not where no split fits.
+  static std::vector<int> asked;
+  const gpu::Tf32ClusterSlots recorded = [](const gpu::Tf32Tile&, int size) {
+    asked.push_back(size);
+    return size >= 4 ? 0 : 132 / size * size;
+  };
+  asked.clear();
+  CHECK(gpu::tf32_plan({16, 6144, 4096}, 132, &gpu::kTf32Tiles[3], recorded).splits == 3);  // 24 tiles: 5 ways first
+  CHECK(asked == std::vector<int>{5, 4, 3});
+  asked.clear();
+  CHECK(gpu::tf32_plan({64, 28672, 4096}, 132, &gpu::kTf32Tiles[3], recorded).splits == 1);  // 112 tiles
+  CHECK(asked.empty());
 }
 
 // The peaks gpu_peak gives an H100 SXM and an H200 (132 SMs at 1980 MHz; 3352 and 4800 GB/s).

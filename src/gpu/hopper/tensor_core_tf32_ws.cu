@@ -8,8 +8,8 @@
 // resident and walk the output tiles in grouped order, so a tile's epilogue overlaps the producer's loads for the
 // next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of 128 or 256 rows would
 // multiply rows that are not there), whichever leaves the last wave of blocks least empty, and where the tiles are
-// fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop and a second kernel adds their
-// partial sums. Run with three passes over K on split
+// fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop as one cluster, and add their sums
+// up through each other's shared memory. Run with three passes over K on split
 // operands, it is also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
 // both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
 // in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
@@ -21,8 +21,11 @@
 // A product of a few rows is bound by memory, not arithmetic: it goes to the few-rows kernels (simt/few_rows.cu).
 #include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "../runtime/device_gemm.cuh"
 #include "../runtime/tile_io.cuh"
@@ -133,6 +136,55 @@ __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_st
     }
   }
 }
+
+// The 256 consumer threads meet (named barrier 1; the producer warpgroup has left).
+__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+
+// The epilogue of a tile whose K is split among the blocks of one cluster, block r of which summed slice r of K. Each
+// block leaves its raw sums in its own ring, which its k loop no longer needs: the pair of accumulators that one
+// float2 of C holds (4j + v and 4j + v + 2 of a slab, v = 0, 1: store_transposed_tile) at [slab pair][consumer
+// thread]. Then block r adds up its share of the pairs over the cluster's blocks in rank order (K's order, the sum
+// one block would have made), each consumer thread the pairs it held itself, and writes them to C. Pairs whose row
+// is past m are not added. Every block then waits until the others have read its ring before it may leave.
+template <int kSlabs, int kAccs>
+__device__ __forceinline__ void add_cluster_slices(const float (&acc)[kSlabs][kAccs], std::uint32_t ring, int splits,
+                                                   float* c, int ldc, int m, int n, float alpha, float beta, int row0,
+                                                   int col0, int slab_cols, int t4) {
+  constexpr int kPairs = kAccs / 2;  // per slab
+  const int thread = threadIdx.x - 128;  // of the consumers
+  consumers_sync();  // the other consumer warpgroup's last wgmmas have read the ring
+#pragma unroll
+  for (int j = 0; j < kSlabs; ++j)
+#pragma unroll
+    for (int p = 0; p < kPairs; ++p)
+      store_shared_float2(ring + ((j * kPairs + p) * 256 + thread) * 8, acc[j][4 * (p / 2) + p % 2],
+                          acc[j][4 * (p / 2) + p % 2 + 2]);
+  cluster_sync();
+  const int rank = cluster_rank();
+  const int live_groups = min(kAccs / 4, (m - row0 + 7) / 8);  // a slab's groups of 8 rows with a row below m
+  const int live = kSlabs * 2 * live_groups;
+  for (int f = rank * live / splits; f < (rank + 1) * live / splits; ++f) {
+    const int slab = f / (2 * live_groups), group = f % (2 * live_groups) / 2, v = f % 2;
+    const std::uint32_t at = ring + ((slab * kPairs + 2 * group + v) * 256 + thread) * 8;
+    float2 sum = load_cluster_float2(at, 0);
+    for (int s = 1; s < splits; ++s) {
+      const float2 x = load_cluster_float2(at, s);
+      sum.x += x.x;
+      sum.y += x.y;
+    }
+    const int row = row0 + 8 * group + 2 * t4 + v, col = col0 + slab * slab_cols;
+    if (row >= m || col >= n) continue;
+    float* out = c + std::size_t(row) * ldc + col;
+    float2 res = make_float2(alpha * sum.x, alpha * sum.y);
+    if (beta != 0.0f) {
+      const float2 old = *reinterpret_cast<const float2*>(out);
+      res.x += beta * old.x;
+      res.y += beta * old.y;
+    }
+    *reinterpret_cast<float2*>(out) = res;
+  }
+  cluster_sync();
+}
 #endif
 
 // kPasses == 1: C = alpha A B + beta C in TF32, B from b_map's boxes (stored N×K when kBKMajor) through registers.
@@ -141,15 +193,14 @@ __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_st
 // passes add small(A) big(B), big(A) small(B), big(A) big(B), the small terms first so that they are not lost against
 // the large partial sums, the last pass's k tiles each summed apart and added in FP32 (see promoted_from). A unit of
 // work is one tile's share of its k tiles, all passes over them (so that a split's plane holds whole products of its
-// slice of K); with splits > 1 each unit writes its raw sum to its plane of `partials` (rows ld_partial apart)
-// instead of C.
+// slice of K); with splits > 1 the grid is one unit a block, launched in clusters of `splits` blocks (a tile's
+// slices, block r of a cluster slice r), which add their sums up in shared memory (add_cluster_slices).
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
                                                                    float beta, int m, int n, int k_padded,
-                                                                   int big_a_rows, int big_b_rows, int splits,
-                                                                   float* __restrict__ partials, int ld_partial) {
+                                                                   int big_a_rows, int big_b_rows, int splits) {
 #if MC_HOPPER_DEVICE_CODE
   using T = Tile<kRows, kSlabs>;
   constexpr int kStages = T::kStages, kStageBytes = T::kStageBytes, kATileBytes = T::kATileBytes;
@@ -335,52 +386,74 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     if constexpr (kPasses == 3)
       for (int step = promoted_from; step < steps; ++step) multiply_promoted();
     const int row0 = tile_m * T::kBM, col0 = tile_n * T::kBN + tile_col;
-    float* plane = splits == 1 ? nullptr : partials + std::size_t(u % splits) * m * ld_partial;
 #pragma unroll
-    for (int j = 0; j < kSlabs; ++j) {
-      settle_accumulators(acc[j]);
-      if (plane)
-        store_transposed_tile(acc[j], plane, ld_partial, m, n, 1.0f, 0.0f, row0, col0 + j * kSlabCols, t4);
-      else
+    for (int j = 0; j < kSlabs; ++j) settle_accumulators(acc[j]);
+    if (splits > 1) {
+      static_assert(kSlabs * T::kAccs * 256 * 4 <= T::kBarrierOffset, "a block's sums fit its ring");
+      add_cluster_slices(acc, smem_addr, splits, c, ldc, m, n, alpha, beta, row0, col0, kSlabCols, t4);
+    } else {
+#pragma unroll
+      for (int j = 0; j < kSlabs; ++j)
         store_transposed_tile(acc[j], c, ldc, m, n, alpha, beta, row0, col0 + j * kSlabCols, t4);
     }
   }
 #endif
 }
 
-// C = alpha (sum of the splits' planes, in split order) + beta C, four columns per thread: the planes' rows are
-// 16-byte aligned, and C's too when ldc is a multiple of 4 (C itself starts on a cudaMallocPitch boundary). Columns
-// past n hold nothing to add (at most column n is written, as the pair of an odd n's last column).
-__global__ void sum_partials(const float* __restrict__ partials, int ld_partial, int splits, float* __restrict__ c,
-                             int ldc, int m, int n, float alpha, float beta) {
-  const int quads_per_row = (n + 3) / 4;
-  const std::size_t plane = std::size_t(m) * ld_partial;
-  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m * quads_per_row; q += gridDim.x * blockDim.x) {
-    const int row = q / quads_per_row, col = q % quads_per_row * 4;
-    const float* p = partials + std::size_t(row) * ld_partial + col;
-    float* out = c + std::size_t(row) * ldc + col;
-    if (col + 4 <= n && ldc % 4 == 0) {
-      float4 sum = *reinterpret_cast<const float4*>(p);
-      for (int s = 1; s < splits; ++s) {
-        const float4 x = *reinterpret_cast<const float4*>(p + s * plane);
-        sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
-      }
-      store_scaled4(alpha, beta, sum, out);
-    } else {
-      for (int j = 0; j < 4 && col + j < n; ++j) {
-        float sum = p[j];
-        for (int s = 1; s < splits; ++s) sum += p[s * plane + j];
-        out[j] = scale_output(alpha, beta, sum, out + j);
-      }
-    }
+// The launch of a tile's kernel: its shared memory allowed, and with K split, clusters of `splits` blocks.
+template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
+cudaLaunchConfig_t launch_config(int grid, int splits, cudaStream_t stream, cudaLaunchAttribute& cluster) {
+  using T = Tile<kRows, kSlabs>;
+  MC_CUDA_CHECK(cudaFuncSetAttribute(tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>,
+                                     cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(grid));
+  config.blockDim = dim3(kThreads);
+  config.dynamicSmemBytes = T::kSmemBytes;
+  config.stream = stream;
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = unsigned(splits);
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = 1;
+  config.attrs = &cluster;
+  config.numAttrs = splits > 1 ? 1 : 0;
+  return config;
+}
+
+// How many blocks of a tile run at once in clusters of `size` blocks: a cluster's blocks share one GPC, whose SMs
+// need not divide by the size. Asked of the runtime once per device, tile and size (the tile's kernels all have its
+// block and shared memory, which decide it), since the plan is made at every launch.
+template <int kRows, int kSlabs>
+int tile_cluster_slots(int size) {
+  if (size == 1) return multiprocessor_count();  // one block an SM, no cluster
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, int> known;  // (device, size) -> slots
+  int device = 0;
+  MC_CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto at = known.find({device, size});
+  if (at == known.end()) {
+    cudaLaunchAttribute cluster{};
+    const cudaLaunchConfig_t config =
+        launch_config<kRows, kSlabs, false, 1>(size * multiprocessor_count(), size, nullptr, cluster);
+    int clusters = 0;
+    MC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, tensor_core_tf32_ws<kRows, kSlabs, false, 1>, &config));
+    at = known.emplace(std::make_pair(device, size), clusters * size).first;
   }
+  return at->second;
 }
 
 // b: B^T's split parts for three passes; for one, B is g.b.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
-                 const Tf32Plan& plan, float* partials) {
+                 const Tf32Plan& plan) {
   using T = Tile<kRows, kSlabs>;
+  const int splits = plan.splits, sms = plan.sm_count;
+  const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
+  // A split tile's blocks add their sums up as one cluster: each takes one unit, and a cluster has at most 8 blocks.
+  if (splits < 1 || splits > kTf32MaxSplits || (splits > 1 && units > sms))
+    throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") has " +
+                           std::to_string(units) + " units of work for " + std::to_string(sms) + " SMs");
   // A, which only the wgmmas read, is rounded to TF32 by the copy engine; three passes' parts are TF32 values
   // already. One pass's B arrives exact: the consumers round it as they load their fragments.
   const TmaValues a_values = kPasses == 1 ? TmaValues::rounded_to_tf32 : TmaValues::exact;
@@ -392,38 +465,21 @@ void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, co
     b_map = tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK, TmaValues::exact);
   else
     b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols, TmaValues::exact);
-  auto* kernel = tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>;
-  MC_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
-  const int splits = plan.splits, sms = plan.sm_count;
-  const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
-  const int ld_partial = tf32_partial_ld(g.n);
-  kernel<<<units < sms ? units : sms, kThreads, T::kSmemBytes, g.stream>>>(
-      a_map, b_map, g.c, g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, a.big_rows, b ? b->big_rows : 0, splits,
-      partials, ld_partial);
-  MC_CHECK_LAUNCH();
-  if (splits == 1) return;
-  sum_partials<<<4 * sms, 256, 0, g.stream>>>(partials, ld_partial, splits, g.c, g.ldc, g.m, g.n, g.alpha, g.beta);
-  MC_CHECK_LAUNCH();
+  cudaLaunchAttribute cluster{};
+  const cudaLaunchConfig_t config =
+      launch_config<kRows, kSlabs, kBKMajor, kPasses>(units < sms ? units : sms, splits, g.stream, cluster);
+  MC_CUDA_CHECK(cudaLaunchKernelEx(&config, tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>, a_map, b_map, g.c,
+                                   g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, a.big_rows, b ? b->big_rows : 0,
+                                   splits));
 }
 
 template <bool kBKMajor, int kPasses>
 void launch_planned(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
-                    const Tf32Plan& plan, float* partials) {
-  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-}
-
-// Throws unless the plan's partial sums fit `partial_capacity` bytes.
-void check_partials(const DeviceGemm& g, const char* step, const Tf32Plan& plan, std::size_t partial_capacity) {
-  const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
-  if (plan.splits < 1 || needed > partial_capacity)
-    throw std::logic_error(std::string(step) + ": the plan (" + tf32_tile_name(plan.tile) + ", " +
-                           std::to_string(plan.splits) + " splits) needs " +
-                           std::to_string(needed) + " bytes of partial sums and the workspace has " +
-                           std::to_string(partial_capacity) +
-                           " (was MATCOMPARE_TF32_TILE changed after it was prepared?)");
+                    const Tf32Plan& plan) {
+  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan);
+  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan);
+  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan);
+  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan);
 }
 
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
@@ -431,32 +487,36 @@ const Tf32Tile* forced_tile() { return tf32_tile_named(std::getenv(kTf32TileVari
 
 }  // namespace
 
+int tf32_cluster_slots(const Tf32Tile& t, int size) {
+  if (t.rows == 256) return tile_cluster_slots<256, 1>(size);
+  if (t.rows == 64) return tile_cluster_slots<64, 2>(size);
+  if (t.cols == 256) return tile_cluster_slots<128, 2>(size);
+  return tile_cluster_slots<128, 1>(size);
+}
+
 Tf32Plan tf32_plan_here(const GemmShape& s) {
-  return tf32_plan(s, multiprocessor_count(), forced_tile());
+  return tf32_plan(s, multiprocessor_count(), forced_tile(), tf32_cluster_slots);
 }
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsTf32Rows)) return few_rows_scratch_bytes(s, kFewRowsTf32Rows);
-  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
+  return tf32_k_major_a_bytes(s);
 }
 
 std::string tf32_plan_name(const Tf32Plan& plan) {
   return tf32_tile_name(plan.tile) + (plan.splits == 1 ? "" : ", K split " + std::to_string(plan.splits) + " ways");
 }
 
-void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
-                      float* partials, std::size_t partial_capacity) {
+void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan) {
   require_wgmma(step);
-  check_partials(g, step, plan, partial_capacity);
-  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, partials);
-  launch_planned<false, 1>(g, step, a, nullptr, plan, partials);
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan);
+  launch_planned<false, 1>(g, step, a, nullptr, plan);
 }
 
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
-                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
+                          const Tf32Plan& plan) {
   require_wgmma(step);
-  check_partials(g, step, plan, partial_capacity);
-  launch_planned<false, 3>(g, step, a, &b, plan, partials);
+  launch_planned<false, 3>(g, step, a, &b, plan);
 }
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
@@ -471,13 +531,11 @@ void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
   if (few_rows_takes(shape, kFewRowsTf32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
   const Tf32Plan plan = tf32_plan_here(shape);
-  if (!g.a_transposed)
-    return launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {g.a, g.m, g.lda, 0}, plan, scratch, g.scratch_bytes);
+  if (!g.a_transposed) return launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {g.a, g.m, g.lda, 0}, plan);
   const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);
   if (a_bytes > g.scratch_bytes) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
   launch_k_major_a<1>(g, g.m, scratch);
-  launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {scratch, g.m, g.k_padded, 0}, plan, scratch + a_bytes / sizeof(float),
-                   g.scratch_bytes - a_bytes);
+  launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {scratch, g.m, g.k_padded, 0}, plan);
 }
 
 }  // namespace matcompare::gpu

@@ -52,23 +52,32 @@ inline const Tf32Tile* tf32_tile_named(const char* wanted) {
 }
 struct Tf32Plan {
   Tf32Tile tile;
-  int splits;    // blocks that share one tile's k tiles (every pass over each), their partial sums added afterwards
+  int splits;    // blocks that share one tile's k tiles (every pass over each), one cluster that adds their sums up
   int sm_count;  // the SMs it was planned for: the most blocks of the persistent grid
 };
+// A cluster's most blocks that every Hopper GPU runs (the portable cluster size): the most ways a tile is split.
+constexpr int kTf32MaxSplits = 8;
+// How many blocks of tile `t` run at once in clusters of `size` blocks (a GPU places a cluster within one GPC of
+// its SMs, and a GPC's SMs need not divide by the size).
+using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
 
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
-// tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks. The plan with the least
-// waves x area x relative cost per split wins, the first on a tie, among the tiles made for C's rows; `only`, when
-// set, is the one tile allowed, whatever the rows.
-inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr) {
+// tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks, as many as let every
+// tile's cluster of blocks run at once (`cluster_slots`, asked from the most splits the SMs allow down; without
+// it, any sm_count / size clusters). The plan with
+// the least waves x area x relative cost per split wins, the first on a tie, among the tiles made for C's rows;
+// `only`, when set, is the one tile allowed, whatever the rows.
+inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr,
+                          Tf32ClusterSlots cluster_slots = nullptr) {
   const std::int64_t k_tiles = (s.k + kTf32Depth - 1) / kTf32Depth;
   Tf32Plan best{};
   double best_cost = 0;
   for (const Tf32Tile& t : kTf32Tiles) {
     if (only ? only->rows != t.rows || only->cols != t.cols : s.m > t.max_c_rows) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
-    const int splits =
-        int(std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, sm_count / tiles, k_tiles})));
+    int splits = int(
+        std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, kTf32MaxSplits, sm_count / tiles, k_tiles})));
+    while (splits > 1 && cluster_slots && tiles * splits > cluster_slots(t, splits)) --splits;
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
     if (best.splits == 0 || cost < best_cost) best = {t, splits, sm_count}, best_cost = cost;
@@ -79,7 +88,10 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only
 // "256x128, K split 2 ways": what the result names as the kernel.
 std::string tf32_plan_name(const Tf32Plan& plan);
 
-// The plan for the current GPU: tf32_plan, or its plan for the one tile MATCOMPARE_TF32_TILE names ("128x256").
+// The current GPU's Tf32ClusterSlots, asked of the CUDA runtime.
+int tf32_cluster_slots(const Tf32Tile& t, int size);
+// The plan for the current GPU: tf32_plan with its SMs and cluster slots, or its plan for the one tile
+// MATCOMPARE_TF32_TILE names ("128x256").
 Tf32Plan tf32_plan_here(const GemmShape& s);
 
 // An operand of the engine in device memory, K along its rows, rows ld floats apart: for one pass, `rows` rows; for
@@ -89,32 +101,24 @@ struct Tf32Operand {
   int rows, ld, big_rows;
 };
 
-// C = alpha A B + beta C in TF32, A being `a` (g.m rows, K padded columns) and B g.b. `partials` is 16-byte aligned
-// device memory of `partial_capacity` bytes; the launch throws if the plan needs more (tf32_partial_bytes).
-void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
-                      float* partials, std::size_t partial_capacity);
+// C = alpha A B + beta C in TF32, A being `a` (g.m rows, K padded columns) and B g.b. Throws std::logic_error for a
+// plan the kernel cannot run (more split units than SMs, more splits than a cluster's blocks).
+void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan);
 // C = alpha (big(A)big(B) + big(A)small(B) + small(A)big(B)) + beta C, FP32-accurate: `a` holds A's parts, `b` B^T's
-// (C's columns as rows, in paired_row order: k_major_copy.cuh); partials as above.
+// (C's columns as rows, in paired_row order: k_major_copy.cuh); the plan as above.
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
-                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
+                          const Tf32Plan& plan);
 
-// The split plan's partial sums: one m x n plane per split, rows rounded to 4 floats (16-byte aligned).
-inline int tf32_partial_ld(std::int64_t n) { return int((n + 3) / 4 * 4); }
-inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) {
-  return plan.splits == 1 ? 0 : std::size_t(plan.splits) * std::size_t(s.m) * std::size_t(tf32_partial_ld(s.n)) * 4;
-}
-
-// Where A is stored transposed, gpu/tensor-core-tf32-ws's K-major copy of it (m x K padded to 4, which keeps the
-// partial sums after it 16-byte aligned).
+// Where A is stored transposed, gpu/tensor-core-tf32-ws's K-major copy of it (m x K padded to 4: a tensor map's rows
+// are a multiple of 16 bytes apart).
 inline std::size_t tf32_k_major_a_bytes(const GemmShape& s) {
   return a_transposed(s.layout) ? std::size_t(s.m) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float) : 0;
 }
-// Device scratch of gpu/tensor-core-tf32-ws: that copy, then the partial sums of its plan here.
+// Device scratch of gpu/tensor-core-tf32-ws: that copy.
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, then B^T's, each part's rows (M, N) rounded up
-// to kTf32PassRows and its columns to the padding of K (4, which keeps the planes after them 16-byte aligned); then
-// the partial sums of its plan here.
+// to kTf32PassRows and its columns to the padding of K (4, as above).
 inline int split_rows(std::int64_t extent) {
   return int((extent + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
 }
