@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Issue 30, 2026-11-29 (twelfth session): where the TF32 row's narrow decode layers lose their time (bench/NOTES.md,
-# "The TF32 row's narrow layers"). STAGES, comma-separated, in this order: `check`, the build and the whole CTest;
-# `sanitize`, memcheck and racecheck on the TF32 and 3xTF32 rows at short-C shapes (the 64-row tile split and whole);
-# `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
+# "The TF32 row's narrow layers"), and the change that adds a split tile's sums in its cluster. STAGES, comma-separated,
+# in this order: `check`, the build and the whole CTest; `sanitize`, memcheck and racecheck on the TF32 and 3xTF32 rows
+# where K is split (the 64-row tile 8 ways, 128-row tiles 4 and 3 ways); `mutate`, the cluster's sum broken on purpose
+# (the last group of 8 rows of a C whose rows end inside it left out), which the 64-row test must catch; `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
 # under Nsight Systems where the machine has it (launch gaps included) and Nsight Compute (each kernel's duration,
 # L2 flushed); `suites`, the suites NAME:BUDGET given.
 # Usage (device tool, .whl carried): h200_tf32_narrow.sh OUT COMMIT STAGES [NAME:BUDGET...]
@@ -17,6 +18,12 @@ fi
 if [[ $stages == *,sanitize,* ]]; then
   sanitize memcheck 64 2000 2048 tensor-core-tf32-ws,tensor-core-3xtf32 90  # 64x256 split 8 ways
   sanitize racecheck 40 700 300 tensor-core-tf32-ws 120  # 3 tiles of 64x256, K split 8 ways
+  MATCOMPARE_TF32_TILE=128x128 sanitize memcheck 100 1000 1000 tensor-core-tf32-ws,tensor-core-3xtf32 120  # 4 ways
+  MATCOMPARE_TF32_TILE=128x256 sanitize racecheck 17 33 65 tensor-core-tf32-ws,tensor-core-3xtf32 120  # 3 ways
+fi
+if [[ $stages == *,mutate,* ]]; then
+  mutate src/gpu/hopper/tensor_core_tf32_ws.cu 's|(m - row0 + 7) / 8);|(m - row0) / 8);|' \
+    "*C of at most 64 rows on its 64-row tile*" "cluster sum without a C's last partial group of 8 rows"
 fi
 if [[ $stages == *,timeline,* ]]; then
   rows=tensor-core-tf32-ws,cublaslt-tf32,cublas-tf32
