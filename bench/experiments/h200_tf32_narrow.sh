@@ -3,7 +3,8 @@
 # "The TF32 row's narrow layers"), and the change that adds a split tile's sums in its cluster. STAGES, comma-separated,
 # in this order: `check`, the build and the whole CTest; `sanitize`, memcheck and racecheck on the TF32 and 3xTF32 rows
 # where K is split (the 64-row tile 8 ways, 128-row tiles 4 and 3 ways); `mutate`, the cluster's sum broken on purpose
-# (the last group of 8 rows of a C whose rows end inside it left out), which the 64-row test must catch; `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
+# (the last group of 8 rows of a C whose rows end inside it left out), which the 64-row test must catch; `ring`, the
+# narrow cells with the ring of shared memory at 192 and 220 KiB (five stages of the 64-row tile); `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
 # under Nsight Systems where the machine has it (launch gaps included) and Nsight Compute (each kernel's duration,
 # L2 flushed); `suites`, the suites NAME:BUDGET given.
 # Usage (device tool, .whl carried): h200_tf32_narrow.sh OUT COMMIT STAGES [NAME:BUDGET...]
@@ -24,6 +25,29 @@ fi
 if [[ $stages == *,mutate,* ]]; then
   mutate src/gpu/hopper/tensor_core_tf32_ws.cu 's|(m - row0 + 7) / 8);|(m - row0) / 8);|' \
     "*C of at most 64 rows on its 64-row tile*" "cluster sum without a C's last partial group of 8 rows"
+fi
+# The narrow NT cells on the TF32 row and its vendors through the CLI, into logs/narrow_LABEL.csv.
+narrow_cells() {
+  timeout 120 $cli --m 16,16,64,64 --n 4096,6144,4096,6144 --k 4096,4096,4096,4096 --layout NT \
+    --filter tensor-core-tf32-ws,cublaslt-tf32,cublas-tf32 --budget 40 --format csv > "$out/logs/narrow_$1.csv" \
+    2>> "$out/logs/runs.log"
+  log "narrow cells $1 exit $?"
+  grep -E "^gpu/tensor-core-tf32-ws" "$out/logs/narrow_$1.csv" | cut -d, -f1,4-6,10,17,18,26
+}
+if [[ $stages == *,ring,* ]]; then
+  # The ring of shared memory grown from 192 to 220 KiB: five stages of the 64-row tile instead of four (the other
+  # tiles keep theirs), its B streams further ahead; the 64-row test on it, then the cells beside the build as it was.
+  narrow_cells ring192
+  cp src/gpu/hopper/tensor_core_tf32_ws.cu /tmp/ring.kept
+  sed -i 's|constexpr int kRingBytes = 192 \* 1024;|constexpr int kRingBytes = 220 * 1024;|' src/gpu/hopper/tensor_core_tf32_ws.cu
+  cmake --build build -j"$(nproc)" > "$out/logs/ring_build.log" 2>&1
+  log "ring 220 KiB build exit $?"
+  build/tests/test_gpu_backends --test-case="*C of at most 64 rows on its 64-row tile*" > "$out/logs/ring_test.log" 2>&1
+  log "ring 220 KiB 64-row test exit $?: $(grep -E 'test cases:' "$out/logs/ring_test.log")"
+  narrow_cells ring220
+  cp /tmp/ring.kept src/gpu/hopper/tensor_core_tf32_ws.cu
+  cmake --build build -j"$(nproc)" > "$out/logs/ring_restore.log" 2>&1
+  log "ring restored build exit $?"
 fi
 if [[ $stages == *,timeline,* ]]; then
   rows=tensor-core-tf32-ws,cublaslt-tf32,cublas-tf32
