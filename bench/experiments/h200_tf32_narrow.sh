@@ -4,7 +4,8 @@
 # in this order: `check`, the build and the whole CTest; `sanitize`, memcheck and racecheck on the TF32 and 3xTF32 rows
 # where K is split (the 64-row tile 8 ways, 128-row tiles 4 and 3 ways); `mutate`, the cluster's sum broken on purpose
 # (the last group of 8 rows of a C whose rows end inside it left out), which the 64-row test must catch; `ring`, the
-# narrow cells with the ring of shared memory at 192 and 220 KiB (five stages of the 64-row tile); `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
+# narrow cells with the ring of shared memory at 192 and 220 KiB (five stages of the 64-row tile); `ncu`, Nsight
+# Compute's sections and source counters on the 64-row tile's kernel at 64x6144x4096 NT; `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
 # under Nsight Systems where the machine has it (launch gaps included) and Nsight Compute (each kernel's duration,
 # L2 flushed); `suites`, the suites NAME:BUDGET given.
 # Usage (device tool, .whl carried): h200_tf32_narrow.sh OUT COMMIT STAGES [NAME:BUDGET...]
@@ -72,6 +73,21 @@ if [[ $stages == *,timeline,* ]]; then
     done
   done
   command -v nsys > /dev/null || log "no nsys on this machine"
+fi
+if [[ $stages == *,ncu,* ]]; then
+  # Where the 64-row tile's blocks wait at 64x6144x4096 NT (four ways, 96 blocks of 64x256).
+  timeout 120 ncu --kernel-name-base function -k "regex:tensor_core_tf32_ws" --launch-count 1 --import-source no \
+    --section SpeedOfLight --section WarpStateStats --section MemoryWorkloadAnalysis --section Occupancy \
+    --section LaunchStats --section SchedulerStats --section SourceCounters -o "$out/results/tf32_64x6144x4096" \
+    $cli --m 64 --n 6144 --k 4096 --layout NT --filter tensor-core-tf32-ws --repetitions 1 --min-time 0 --no-flush \
+    > "$out/logs/ncu_tf32_64x6144x4096.log" 2>&1
+  log "ncu tf32 64x6144x4096 exit $?"
+  ncu --import "$out/results/tf32_64x6144x4096.ncu-rep" --page details > "$out/logs/details_tf32_64x6144x4096.txt" 2>&1
+  ncu --import "$out/results/tf32_64x6144x4096.ncu-rep" --page source --csv --print-source sass \
+    > "$out/logs/sass_tf32_64x6144x4096.csv" 2>&1
+  python3 bench/ncu_stalls.py "$out/logs/sass_tf32_64x6144x4096.csv" > "$out/logs/stalls_tf32_64x6144x4096.txt" 2>&1
+  grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Issued Warp|No Eligible" \
+    "$out/logs/details_tf32_64x6144x4096.txt" | head -8
 fi
 if [[ $stages == *,suites,* ]]; then
   for run in "$@"; do SUITE_MARGIN=${SUITE_MARGIN:-40} suite "${run%%:*}" "${run##*:}"; done
