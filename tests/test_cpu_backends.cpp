@@ -107,14 +107,15 @@ TEST_CASE("cpu/blis is right on any team size and any cut of its work into units
 TEST_CASE("cpu/blis's few-rows path: every layout, column blocks cut anywhere, any team, alpha and beta") {
   const Backend& blis = find_backend("cpu/blis");
   // Up to kFewRows rows take the streaming path; one more takes the five loops. Columns that cut the blocks of 16 and
-  // of 2048 anywhere, a B small enough for one thread (under 1 MiB) and large enough for the team (1300 x 301, 4100 x
-  // 301: a B stored K x N split by its rows, unevenly among 2 and 3 threads), depths that cut the four-row passes of a
-  // B stored K x N and the vectors of a transposed one. (Every row count and more depths, per instruction set, in the
-  // next case.)
+  // of 2048 anywhere; a B that one thread reads alone (under 2 MiB: up to 1300 x 301), one that two threads share
+  // where three are allowed (2000 x 301, 2.3 MiB: a team of one thread per MiB) and one the whole team takes (4100 x
+  // 301; a B stored K x N split by its rows, unevenly among 2 and 3 threads); depths that cut the four-row passes of
+  // a B stored K x N and the vectors of a transposed one. (Every row count and more depths, per instruction set, in
+  // the next case.)
   for (int threads : {1, 2, 3}) {
     set_threads(threads);
     for (std::int64_t m : {std::int64_t(1), std::int64_t(2), cpu::blis::kFewRows, cpu::blis::kFewRows + 1})
-      for (std::int64_t n : {1, 511, 512, 513, 1300, 4100})
+      for (std::int64_t n : {1, 511, 512, 513, 1300, 2000, 4100})
         for (std::int64_t k : {1, 7, 301})
           for (Layout layout : matcompare_test::all_layouts())
             for (const auto& scaling : matcompare_test::scalings())

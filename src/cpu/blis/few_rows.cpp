@@ -25,7 +25,9 @@ namespace {
 // fits, so each of its rows of B is read whole (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at
 // 22: bench/NOTES.md, "cpu/blis's few-rows path"). A B stored K x N is split by its rows instead (below).
 constexpr std::int64_t kColumns = 2048;
-// Below this much of B one thread reads it faster than a team can be woken (the team sleeps between calls).
+// The bytes of B that repay one more thread: waking a sleeping thread and joining it costs about what one thread reads
+// of this much (bench/NOTES.md, "The suites at 9f5f3f6": 50 us on the 2-core VM), so the team has one thread per
+// kTeamBytes of B, at most every thread, and below twice this much one thread reads B alone.
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;
 // B stored K x N is split by its rows among the team when each thread gets at least this many per row of C: each
 // thread's partial sums (cleared, written, read: 3·M·N floats) then cost at most 3/16 of its slice of B (K/T·N floats).
@@ -41,11 +43,13 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
     return;
   }
 #ifdef _OPENMP
-  const int threads = omp_get_max_threads();
+  const int max_threads = omp_get_max_threads();
 #else
-  const int threads = 1;
+  const int max_threads = 1;
 #endif
-  const bool alone = threads == 1 || g.k * g.n * std::int64_t(sizeof(float)) < kTeamBytes;
+  const int threads =
+      int(std::clamp<std::int64_t>(g.k * g.n * std::int64_t(sizeof(float)) / kTeamBytes, 1, max_threads));
+  const bool alone = threads == 1;
   // A B stored K x N that a team takes is split by its rows (below); otherwise K is one slice.
   const bool k_split = !alone && !g.trans_b && g.k >= kMinSliceKPerRow * g.m * threads;
   const int slices = k_split ? threads : 1;
