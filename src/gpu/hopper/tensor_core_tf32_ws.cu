@@ -439,11 +439,15 @@ int tile_cluster_slots(int size) {
   const std::lock_guard<std::mutex> lock(mutex);
   auto at = known.find({device, size});
   if (at == known.end()) {
-    cudaLaunchAttribute cluster{};
-    const cudaLaunchConfig_t config =
-        launch_config<kRows, kSlabs, false, 1>(size * tile_cluster_slots<kRows, kSlabs>(1), size, nullptr, cluster);
-    int clusters = 0;
-    MC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, tensor_core_tf32_ws<kRows, kSlabs, false, 1>, &config));
+    // Before sm_90 there are no clusters: no split then, and the launch says the GPU is not Hopper (require_wgmma).
+    int major = 0, clusters = 0;
+    MC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major >= 9) {
+      cudaLaunchAttribute cluster{};
+      const cudaLaunchConfig_t config =
+          launch_config<kRows, kSlabs, false, 1>(size * tile_cluster_slots<kRows, kSlabs>(1), size, nullptr, cluster);
+      MC_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, tensor_core_tf32_ws<kRows, kSlabs, false, 1>, &config));
+    }
     at = known.emplace(std::make_pair(device, size), clusters * size).first;
   }
   return at->second;
