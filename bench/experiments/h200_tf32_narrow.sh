@@ -4,10 +4,11 @@
 # in this order: `check`, the build and the whole CTest; `sanitize`, memcheck and racecheck on the TF32 and 3xTF32 rows
 # where K is split (the 64-row tile 8 ways, 128-row tiles 4 and 3 ways); `mutate`, the cluster's sum broken on purpose
 # (the last group of 8 rows of a C whose rows end inside it left out), which the 64-row test must catch; `ring`, the
-# narrow cells with the ring of shared memory at 192 and 220 KiB (five stages of the 64-row tile); `ncu`, Nsight
-# Compute's sections and source counters on the 64-row tile's kernel at 64x6144x4096 NT; `timeline`, the narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel,
-# under Nsight Systems where the machine has it (launch gaps included) and Nsight Compute (each kernel's duration,
-# L2 flushed); `suites`, the suites NAME:BUDGET given.
+# narrow cells with the ring of shared memory at 192 and 220 KiB (five stages of the 64-row tile); `timeline`, the
+# narrow NT cells on the TF32 row and its vendors through the CLI (event medians) and, per kernel, under Nsight Systems
+# where the machine has it (launch gaps included) and Nsight Compute (each kernel's duration, L2 flushed); `ncu`,
+# Nsight Compute's sections and source counters on the 64-row tile's kernel at 64x6144x4096 NT; `suites`, the suites
+# NAME:BUDGET given.
 # Usage (device tool, .whl carried): h200_tf32_narrow.sh OUT COMMIT STAGES [NAME:BUDGET...]
 set -uo pipefail
 out=$1 commit=$2 stages=,$3,
@@ -40,7 +41,8 @@ if [[ $stages == *,ring,* ]]; then
   # tiles keep theirs), its B streams further ahead; the 64-row test on it, then the cells beside the build as it was.
   narrow_cells ring192
   cp src/gpu/hopper/tensor_core_tf32_ws.cu /tmp/ring.kept
-  sed -i 's|constexpr int kRingBytes = 192 \* 1024;|constexpr int kRingBytes = 220 * 1024;|' src/gpu/hopper/tensor_core_tf32_ws.cu
+  sed -i 's|constexpr int kRingBytes = 192 \* 1024;|constexpr int kRingBytes = 220 * 1024;|' \
+    src/gpu/hopper/tensor_core_tf32_ws.cu
   cmake --build build -j"$(nproc)" > "$out/logs/ring_build.log" 2>&1
   log "ring 220 KiB build exit $?"
   build/tests/test_gpu_backends --test-case="*C of at most 64 rows on its 64-row tile*" > "$out/logs/ring_test.log" 2>&1
@@ -51,11 +53,7 @@ if [[ $stages == *,ring,* ]]; then
   log "ring restored build exit $?"
 fi
 if [[ $stages == *,timeline,* ]]; then
-  rows=tensor-core-tf32-ws,cublaslt-tf32,cublas-tf32
-  timeout 120 $cli --m 16,16,64,64 --n 4096,6144,4096,6144 --k 4096,4096,4096,4096 --layout NT --filter $rows \
-    --budget 40 --format csv > "$out/logs/narrow_cli.csv" 2>> "$out/logs/runs.log"
-  log "narrow cli exit $?"
-  cut -d, -f1,4-6,10,17,18,26 "$out/logs/narrow_cli.csv"
+  narrow_cells cli
   for shape in 16x4096x4096 64x6144x4096; do
     IFS=x read -r m n k <<< "$shape"
     for row in tensor-core-tf32-ws cublaslt-tf32; do
@@ -66,8 +64,9 @@ if [[ $stages == *,timeline,* ]]; then
         nsys stats -r cuda_gpu_trace -f csv -o "$out/logs/trace_${row}_$shape" \
           "$out/results/nsys_${row}_$shape.nsys-rep" > /dev/null 2>&1
       fi
-      timeout 120 ncu --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
-        --csv --page raw $cli --m "$m" --n "$n" --k "$k" --layout NT --filter "$row" --repetitions 3 --min-time 0 \
+      timeout 120 ncu --csv \
+        --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+        --page raw $cli --m "$m" --n "$n" --k "$k" --layout NT --filter "$row" --repetitions 3 --min-time 0 \
         > "$out/logs/ncu_times_${row}_$shape.csv" 2> "$out/logs/ncu_times_${row}_$shape.err"
       log "ncu times $row $shape exit $?"
     done

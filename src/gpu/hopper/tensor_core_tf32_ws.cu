@@ -6,11 +6,11 @@
 // overlap the tensor cores, and rounded to TF32 by one add instead of cvt.rna (four instructions per value on
 // sm_90, which kept the tensor pipe waiting); A, which only the wgmmas read, is rounded by the TMA copy. Blocks stay
 // resident and walk the output tiles in grouped order (where K is not split), so a tile's epilogue overlaps the
-// producer's loads for the next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of 128 or 256 rows would
-// multiply rows that are not there), whichever leaves the last wave of blocks least empty, and where the tiles are
-// fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop as one cluster, and add their sums
-// up through each other's shared memory. Run with three passes over K on split
-// operands, it is also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
+// producer's loads for the next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of
+// 128 or 256 rows would multiply rows that are not there), whichever leaves the last wave of blocks least empty, and
+// where the tiles are fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop as one cluster,
+// and add their sums up through each other's shared memory. Run with three passes over K on split operands, it is
+// also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
 // both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
 // in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
 // partial sums left ptxas too few registers to pipeline the wgmmas: bench/NOTES.md, "Both operands from shared
@@ -298,8 +298,9 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // inside the tensor cores, which drop the bits past the accumulator's last place rather than round them: over a
   // pass of K / 8 steps the lost bits add up to an error that grows as K, not as sqrt(K) (bench/NOTES.md,
   // "3xTF32's error grows as K"). So each k tile of that pass is summed apart, 64 columns by 128 rows of C (a
-  // piece; the 64-row tile's whole 64) at a time, into `part`, and added to the accumulators in FP32, rounded to nearest. (Two 64x64 partial
-  // sums in turn, the next piece's wgmmas running while the last was added, ran slower: the same NOTES section.)
+  // piece; the 64-row tile's whole 64) at a time, into `part`, and added to the accumulators in FP32, rounded to
+  // nearest. (Two 64x64 partial sums in turn, the next piece's wgmmas running while the last was added, ran slower:
+  // the same NOTES section.)
   // The small passes stay in the tensor cores' chain: their sums are 2^-11 of the product, and so are their lost
   // bits.
   constexpr int kPieceRows = kRows < 128 ? kRows : 128, kPieces = kRows / kPieceRows;  // per slab

@@ -20,10 +20,10 @@ constexpr int kTf32Depth = 32;  // K per k tile
 // A block tile of the engine: rows of C (the wgmma N; A arrives by TMA) by columns of C (B, through registers),
 // and its time per element of C relative to the first, as measured on an H100 at 4096 and 8192 (bench/NOTES.md,
 // "Tile shapes chosen by waves"): 128 x 256 loads twice the register fragments per FLOP, 128 x 128 moves a third
-// more bytes through L2. 64 x 256, for a C of at most 64 rows, loads twice 128 x 256's fragments per FLOP again: forced
-// at 4096 on an H200 it ran about 1.5 times 256 x 128's time (bench/NOTES.md, "The TF32 engine's 64-row tile"). Such a product
-// is bound by reading B, and each block that shares a tile's k loop is one more stream of B: that tile may be
-// split twice as many ways, so that a narrow layer still keeps every SM reading.
+// more bytes through L2. 64 x 256, for a C of at most 64 rows, loads twice 128 x 256's fragments per FLOP again:
+// forced at 4096 on an H200 it ran about 1.5 times 256 x 128's time (bench/NOTES.md, "The TF32 engine's 64-row
+// tile"). Such a product is bound by reading B, and each block that shares a tile's k loop is one more stream of B:
+// that tile may be split twice as many ways, so that a narrow layer still keeps every SM reading.
 struct Tf32Tile {
   int rows, cols;
   double relative_cost;
@@ -57,16 +57,21 @@ struct Tf32Plan {
 };
 // A cluster's most blocks that every Hopper GPU runs (the portable cluster size): the most ways a tile is split.
 constexpr int kTf32MaxSplits = 8;
+constexpr bool tiles_split_within_a_cluster() {
+  for (const Tf32Tile& t : kTf32Tiles)
+    if (t.max_splits > kTf32MaxSplits) return false;
+  return true;
+}
+static_assert(tiles_split_within_a_cluster(), "a tile's splits are one cluster's blocks");
 // How many blocks of tile `t` run at once in clusters of `size` blocks (a GPU places a cluster within one GPC of
 // its SMs, and a GPC's SMs need not divide by the size).
 using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
 
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
 // tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks, as many as let every
-// tile's cluster of blocks run at once (`cluster_slots`, asked from the most splits the SMs allow down; without
-// it, any sm_count / size clusters). The plan with
-// the least waves x area x relative cost per split wins, the first on a tie, among the tiles made for C's rows;
-// `only`, when set, is the one tile allowed, whatever the rows.
+// tile's cluster of blocks run at once (`cluster_slots`, asked from the most splits the SMs allow down; without it,
+// any sm_count / size clusters). The plan with the least waves x area x relative cost per split wins, the first on a
+// tie, among the tiles made for C's rows; `only`, when set, is the one tile allowed, whatever the rows.
 inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr,
                           Tf32ClusterSlots cluster_slots = nullptr) {
   const std::int64_t k_tiles = (s.k + kTf32Depth - 1) / kTf32Depth;
@@ -75,8 +80,7 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only
   for (const Tf32Tile& t : kTf32Tiles) {
     if (only ? only->rows != t.rows || only->cols != t.cols : s.m > t.max_c_rows) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
-    int splits = int(
-        std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, kTf32MaxSplits, sm_count / tiles, k_tiles})));
+    int splits = int(std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, sm_count / tiles, k_tiles})));
     while (splits > 1 && cluster_slots && tiles * splits > cluster_slots(t, splits)) --splits;
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
