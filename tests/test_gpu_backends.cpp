@@ -275,6 +275,34 @@ TEST_CASE("the TF32 engine runs a C of at most 64 rows on its 64-row tile") {
   CHECK(kernel_for(three, {64, 2000, 2048, Layout::nt}) == "3xTF32 64x256, K split 8 ways");
 }
 
+// Where this GPU cannot run every tile's cluster of a split at once, the tiles larger than 64 rows keep their splits
+// and a second kernel adds their sums from planes (on an H100 or H200, 120 blocks at once in clusters of 4: both
+// shapes have 32 tiles split 4 ways). Correct in every layout with and without beta, in one pass and three, and named
+// so; the planes sit in the scratch after what each row keeps there (A copied K-major, the split parts).
+TEST_CASE("the TF32 engine sums a split in planes where its clusters would not all fit") {
+  int planned = 0;
+  for (const GemmShape shape : {GemmShape{1000, 1001, 999}, GemmShape{127, 4000, 700}}) {
+    const gpu::Tf32Plan plan = gpu::tf32_plan_here(shape);
+    INFO(to_string(shape), ": ", gpu::tf32_plan_name(plan));
+    if (!plan.sums_in_planes) continue;
+    ++planned;
+    const ForcedTf32Tile forced(gpu::tf32_tile_name(plan.tile));  // 3xTF32 would hand the 127-row one to SIMT
+    for (const char* step : {"gpu/tensor-core-tf32-ws", "gpu/tensor-core-3xtf32"}) {
+      const Backend& backend = find_backend(step);
+      const std::string engine = std::string(step) == "gpu/tensor-core-3xtf32" ? "3xTF32 " : "TF32 ";
+      for (Layout layout : matcompare_test::all_layouts()) {
+        const GemmShape laid{shape.m, shape.n, shape.k, layout};
+        INFO(step, " ", to_string(laid));
+        matcompare_test::check_against_reference(backend, laid, {0.5f, 2.0f});
+        matcompare_test::check_against_reference(backend, laid, {1.0f, 0.0f});
+        CHECK(kernel_for(backend, laid) == engine + gpu::tf32_plan_name(plan));
+      }
+    }
+  }
+  if (planned == 0) MESSAGE("no shape here sums in planes: this GPU runs every cluster of their splits at once");
+  if (gpu::multiprocessor_count() == 132) CHECK(planned == 2);
+}
+
 // A split tile's blocks run as one cluster. This GPU runs clusters of every size the plan may take, whole ones, at
 // most one block an SM; the slots are printed, since the plan's splits follow them.
 TEST_CASE("the TF32 engine's clusters of every size up to eight run on this GPU") {

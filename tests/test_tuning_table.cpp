@@ -315,9 +315,11 @@ TEST_CASE("the TF32 engine's plan splits K only as many ways as the GPU runs eve
   };
   CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132)) == "64x256/8");
   CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, fourteen_of_eight)) == "64x256/7");
-  // Where no cluster of two runs, no split: one wave of tiles, 32 of 128x128 cheaper than 16 of 64x256.
+  // Where no cluster of two runs, the 64-row tile does not split; 128x128 keeps its four ways, in planes.
   const gpu::Tf32ClusterSlots no_clusters = [](const gpu::Tf32Tile&, int) { return 0; };
-  CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, no_clusters)) == "128x128/1");
+  CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, no_clusters)) == "128x128/4");
+  CHECK(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, no_clusters).sums_in_planes);
+  CHECK(plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, &gpu::kTf32Tiles[3], no_clusters)) == "64x256/1");
   // The slots are asked from the most splits the SMs allow down, until every cluster runs; not where no split fits.
   static std::vector<int> asked;
   const gpu::Tf32ClusterSlots recorded = [](const gpu::Tf32Tile&, int size) {
@@ -330,6 +332,39 @@ TEST_CASE("the TF32 engine's plan splits K only as many ways as the GPU runs eve
   asked.clear();
   CHECK(gpu::tf32_plan({64, 28672, 4096}, 132, &gpu::kTf32Tiles[3], recorded).splits == 1);  // 112 tiles
   CHECK(asked.empty());
+}
+
+// Where the slots cut a split, the 64-row tile splits fewer ways in its clusters and the others keep their splits and
+// sum in planes (Tf32CutSplit); where every cluster fits, no planes. The slots are an H200's
+// (cudaOccupancyMaxActiveClusters, blocks at once in clusters of 2 to 8).
+TEST_CASE("the TF32 engine's plan: where the clusters do not all fit, fewer ways for the 64-row tile, planes for others") {
+  const gpu::Tf32ClusterSlots h200 = [](const gpu::Tf32Tile&, int size) {
+    static const int slots[] = {132, 132, 132, 117, 120, 110, 102, 105, 120};
+    return slots[size];
+  };
+  struct Case {
+    std::int64_t m, n, k;
+    const char* plan;
+    bool planes;
+  };
+  for (const Case& c : {Case{1024, 1024, 1024, "256x128/4", true},  // 32 tiles x 4 = 128 blocks; 120 in clusters of 4
+                        Case{1000, 1001, 999, "256x128/4", true}, Case{256, 4096, 4096, "256x128/4", true},
+                        Case{128, 4096, 4096, "128x128/4", true},
+                        Case{16, 4096, 4096, "64x256/6", false},  // 16 tiles: 8 ways are 128 blocks, 6 are 96 of 102
+                        Case{16, 6144, 4096, "64x256/4", false},  // 24 tiles: 5 ways are 120 of 110, 4 are 96
+                        Case{512, 512, 512, "128x128/4", false},  // 16 tiles x 4 = 64 blocks: every cluster fits
+                        Case{2048, 2048, 2048, "256x128/1", false}}) {
+    const gpu::Tf32Plan p = gpu::tf32_plan({c.m, c.n, c.k}, 132, nullptr, h200);
+    INFO(c.m, "x", c.n, "x", c.k);
+    CHECK(gpu::tf32_tile_name(p.tile) + "/" + std::to_string(p.splits) == c.plan);
+    CHECK(p.sums_in_planes == c.planes);
+    // The planes are the scratch's: one m x n plane a split, rows of n rounded up to 4 floats.
+    CHECK(gpu::tf32_partial_bytes({c.m, c.n, c.k}, p) ==
+          (c.planes ? std::size_t(p.splits) * c.m * ((c.n + 3) / 4 * 4) * 4 : 0));
+  }
+  CHECK(gpu::tf32_plan_name(gpu::tf32_plan({1024, 1024, 1024}, 132, nullptr, h200)) ==
+        "256x128, K split 4 ways, sums in planes");
+  CHECK(gpu::tf32_plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, h200)) == "64x256, K split 6 ways");
 }
 
 // The peaks gpu_peak gives an H100 SXM and an H200 (132 SMs at 1980 MHz; 3352 and 4800 GB/s).

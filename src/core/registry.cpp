@@ -168,8 +168,9 @@ std::vector<std::unique_ptr<Backend>> build_backends() {
                             "warp-specialized and persistent: a TMA producer warpgroup (A and B, 128-byte swizzle), "
                             "two consumer warpgroups with double-buffered fragments, grouped tile order; the tile that "
                             "fills the last wave best, split K while tiles are fewer than SMs (a cluster adding its "
-                            "sums in shared memory); A stored transposed is copied K-major first; up to 4 rows go to "
-                            "the FP32 few-rows kernel",
+                            "sums in shared memory, or planes and a second kernel where the clusters would not all "
+                            "fit); A stored transposed is copied K-major first; up to 4 rows go to the FP32 few-rows "
+                            "kernel",
                             Precision::tf32)),
       kernel(GPU_LAUNCH(launch_tensor_core_tf32_ws))
           .with_scratch(GPU_SCRATCH(tf32_scratch_bytes))

@@ -108,13 +108,14 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   else
     launch_k_major_copy<2, true>(g, g.b, g.ldb, g.n, b_rows, b_split);
   launch_3xtf32_passes(g, "gpu/tensor-core-3xtf32", {a_split, 2 * a_rows, g.k_padded, a_rows},
-                       {b_split, 2 * b_rows, g.k_padded, b_rows}, tf32_plan_here(shape));
+                       {b_split, 2 * b_rows, g.k_padded, b_rows}, tf32_plan_here(shape),
+                       a_split + split_floats, g.scratch_bytes - split_floats * sizeof(float));
 }
 
 std::size_t split_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
   if (simt_takes(s)) return simt_tuned_scratch_bytes(s);
-  return split_part_bytes(s.m, s) + split_part_bytes(s.n, s);
+  return split_part_bytes(s.m, s) + split_part_bytes(s.n, s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
 }  // namespace matcompare::gpu

@@ -9,7 +9,9 @@
 // producer's loads for the next. The block tile is 256x128, 128x256, 128x128 or, for a short C, 64x256 (a wgmma of
 // 128 or 256 rows would multiply rows that are not there), whichever leaves the last wave of blocks least empty, and
 // where the tiles are fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop as one cluster,
-// and add their sums up through each other's shared memory. Run with three passes over K on split operands, it is
+// and add their sums up through each other's shared memory; where the GPU cannot run every such cluster at once, the
+// larger tiles keep their splits and a second kernel adds their sums from planes in device memory (tf32_passes.hpp).
+// Run with three passes over K on split operands, it is
 // also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
 // both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
 // in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
@@ -195,13 +197,15 @@ __device__ __forceinline__ void add_cluster_slices(const float (&acc)[kSlabs][kA
 // the large partial sums, the last pass's k tiles each summed apart and added in FP32 (see promoted_from). A unit of
 // work is one tile's share of its k tiles, all passes over them (so that a split's sums are whole products of its
 // slice of K); with splits > 1 the grid is one unit a block, launched in clusters of `splits` blocks (a tile's
-// slices, block r of a cluster slice r), which add their sums up in shared memory (add_cluster_slices).
+// slices, block r of a cluster slice r), which add their sums up in shared memory (add_cluster_slices); or, where the
+// plan sums in planes, each unit writes its raw sum to its plane of `partials` (rows ld_partial apart) instead of C.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
                                                                    float beta, int m, int n, int k_padded,
-                                                                   int big_a_rows, int big_b_rows, int splits) {
+                                                                   int big_a_rows, int big_b_rows, int splits,
+                                                                   float* __restrict__ partials, int ld_partial) {
 #if MC_HOPPER_DEVICE_CODE
   using T = Tile<kRows, kSlabs>;
   constexpr int kStages = T::kStages, kStageBytes = T::kStageBytes, kATileBytes = T::kATileBytes;
@@ -390,9 +394,14 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
     const int row0 = tile_m * T::kBM, col0 = tile_n * T::kBN + tile_col;
 #pragma unroll
     for (int j = 0; j < kSlabs; ++j) settle_accumulators(acc[j]);
-    if (splits > 1) {
+    if (splits > 1 && partials == nullptr) {
       static_assert(kSlabs * T::kAccs * 256 * 4 <= T::kBarrierOffset, "a block's sums fit its ring");
       add_cluster_slices(acc, smem_addr, splits, c, ldc, m, n, alpha, beta, row0, col0, kSlabCols, t4);
+    } else if (splits > 1) {
+      float* plane = partials + std::size_t(u % splits) * m * ld_partial;
+#pragma unroll
+      for (int j = 0; j < kSlabs; ++j)
+        store_transposed_tile(acc[j], plane, ld_partial, m, n, 1.0f, 0.0f, row0, col0 + j * kSlabCols, t4);
     } else {
 #pragma unroll
       for (int j = 0; j < kSlabs; ++j)
@@ -402,9 +411,37 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 #endif
 }
 
-// The launch of a tile's kernel: its shared memory allowed, and with K split, clusters of `splits` blocks.
+// C = alpha (sum of the splits' planes, in split order) + beta C, four columns per thread: the planes' rows are
+// 16-byte aligned, and C's too when ldc is a multiple of 4 (C itself starts on a cudaMallocPitch boundary). Columns
+// past n hold nothing to add (at most column n is written, as the pair of an odd n's last column).
+__global__ void sum_partials(const float* __restrict__ partials, int ld_partial, int splits, float* __restrict__ c,
+                             int ldc, int m, int n, float alpha, float beta) {
+  const int quads_per_row = (n + 3) / 4;
+  const std::size_t plane = std::size_t(m) * ld_partial;
+  for (int q = blockIdx.x * blockDim.x + threadIdx.x; q < m * quads_per_row; q += gridDim.x * blockDim.x) {
+    const int row = q / quads_per_row, col = q % quads_per_row * 4;
+    const float* p = partials + std::size_t(row) * ld_partial + col;
+    float* out = c + std::size_t(row) * ldc + col;
+    if (col + 4 <= n && ldc % 4 == 0) {
+      float4 sum = *reinterpret_cast<const float4*>(p);
+      for (int s = 1; s < splits; ++s) {
+        const float4 x = *reinterpret_cast<const float4*>(p + s * plane);
+        sum = make_float4(sum.x + x.x, sum.y + x.y, sum.z + x.z, sum.w + x.w);
+      }
+      store_scaled4(alpha, beta, sum, out);
+    } else {
+      for (int j = 0; j < 4 && col + j < n; ++j) {
+        float sum = p[j];
+        for (int s = 1; s < splits; ++s) sum += p[s * plane + j];
+        out[j] = scale_output(alpha, beta, sum, out + j);
+      }
+    }
+  }
+}
+
+// The launch of a tile's kernel: its shared memory allowed, and clusters of `cluster_size` blocks where it is above 1.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
-cudaLaunchConfig_t launch_config(int grid, int splits, cudaStream_t stream, cudaLaunchAttribute& cluster) {
+cudaLaunchConfig_t launch_config(int grid, int cluster_size, cudaStream_t stream, cudaLaunchAttribute& cluster) {
   using T = Tile<kRows, kSlabs>;
   MC_CUDA_CHECK(cudaFuncSetAttribute(tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes)));
@@ -414,11 +451,11 @@ cudaLaunchConfig_t launch_config(int grid, int splits, cudaStream_t stream, cuda
   config.dynamicSmemBytes = T::kSmemBytes;
   config.stream = stream;
   cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = unsigned(splits);
+  cluster.val.clusterDim.x = unsigned(cluster_size);
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = 1;
   config.attrs = &cluster;
-  config.numAttrs = splits > 1 ? 1 : 0;
+  config.numAttrs = cluster_size > 1 ? 1 : 0;
   return config;
 }
 
@@ -454,14 +491,14 @@ int tile_cluster_slots(int size) {
   return at->second;
 }
 
-// b: B^T's split parts for three passes; for one, B is g.b.
+// b: B^T's split parts for three passes; for one, B is g.b. partials: the plan's planes, where it sums in planes.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
-                 const Tf32Plan& plan) {
+                 const Tf32Plan& plan, float* partials) {
   using T = Tile<kRows, kSlabs>;
   const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
-  // A split tile's blocks add their sums up as one cluster: each takes one unit, and a cluster has at most 8 blocks.
+  // A split tile's blocks each take one unit, and add their sums up as one cluster (of at most 8 blocks) or in planes.
   if (splits < 1 || splits > kTf32MaxSplits)
     throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") splits K " +
                            std::to_string(splits) + " ways; a cluster holds 1 to " + std::to_string(kTf32MaxSplits));
@@ -480,21 +517,36 @@ void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, co
     b_map = tensor_map_128b_swizzle(step, g.b, g.n, g.k_padded, g.ldb, kBBoxCols, kBK, TmaValues::exact);
   else
     b_map = tensor_map_128b_swizzle(step, g.b, g.k_padded, g.n, g.ldb, kBK, kBBoxCols, TmaValues::exact);
+  const bool planes = splits > 1 && plan.sums_in_planes;
+  const int ld_partial = tf32_partial_ld(g.n);
   cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config =
-      launch_config<kRows, kSlabs, kBKMajor, kPasses>(units < sms ? units : sms, splits, g.stream, cluster);
+  const cudaLaunchConfig_t config = launch_config<kRows, kSlabs, kBKMajor, kPasses>(units < sms ? units : sms,
+                                                                                     planes ? 1 : splits, g.stream,
+                                                                                     cluster);
   MC_CUDA_CHECK(cudaLaunchKernelEx(&config, tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>, a_map, b_map, g.c,
                                    g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, a.big_rows, b ? b->big_rows : 0,
-                                   splits));
+                                   splits, planes ? partials : nullptr, ld_partial));
+  if (!planes) return;
+  sum_partials<<<4 * sms, 256, 0, g.stream>>>(partials, ld_partial, splits, g.c, g.ldc, g.m, g.n, g.alpha, g.beta);
+  MC_CHECK_LAUNCH();
 }
 
 template <bool kBKMajor, int kPasses>
 void launch_planned(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
-                    const Tf32Plan& plan) {
-  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan);
-  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan);
-  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan);
-  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan);
+                    const Tf32Plan& plan, float* partials) {
+  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+}
+
+// Throws unless the plan's planes fit `partial_capacity` bytes.
+void check_partials(const DeviceGemm& g, const char* step, const Tf32Plan& plan, std::size_t partial_capacity) {
+  const std::size_t needed = tf32_partial_bytes(GemmShape{g.m, g.n, g.k}, plan);
+  if (needed > partial_capacity)
+    throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") needs " +
+                           std::to_string(needed) + " bytes of planes and the scratch has " +
+                           std::to_string(partial_capacity) + " (was MATCOMPARE_TF32_TILE changed after it was sized?)");
 }
 
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.
@@ -515,23 +567,22 @@ Tf32Plan tf32_plan_here(const GemmShape& s) {
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsTf32Rows)) return few_rows_scratch_bytes(s, kFewRowsTf32Rows);
-  return tf32_k_major_a_bytes(s);
+  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
-std::string tf32_plan_name(const Tf32Plan& plan) {
-  return tf32_tile_name(plan.tile) + (plan.splits == 1 ? "" : ", K split " + std::to_string(plan.splits) + " ways");
-}
-
-void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan) {
+void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
+                      float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
-  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan);
-  launch_planned<false, 1>(g, step, a, nullptr, plan);
+  check_partials(g, step, plan, partial_capacity);
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, partials);
+  launch_planned<false, 1>(g, step, a, nullptr, plan, partials);
 }
 
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
-                          const Tf32Plan& plan) {
+                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
-  launch_planned<false, 3>(g, step, a, &b, plan);
+  check_partials(g, step, plan, partial_capacity);
+  launch_planned<false, 3>(g, step, a, &b, plan, partials);
 }
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
@@ -546,11 +597,13 @@ void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
   if (few_rows_takes(shape, kFewRowsTf32Rows))
     return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
   const Tf32Plan plan = tf32_plan_here(shape);
-  if (!g.a_transposed) return launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {g.a, g.m, g.lda, 0}, plan);
+  const char* step = "gpu/tensor-core-tf32-ws";
+  if (!g.a_transposed) return launch_tf32_pass(g, step, {g.a, g.m, g.lda, 0}, plan, scratch, g.scratch_bytes);
   const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);
   if (a_bytes > g.scratch_bytes) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
   launch_k_major_a<1>(g, g.m, scratch);
-  launch_tf32_pass(g, "gpu/tensor-core-tf32-ws", {scratch, g.m, g.k_padded, 0}, plan);
+  launch_tf32_pass(g, step, {scratch, g.m, g.k_padded, 0}, plan, scratch + a_bytes / sizeof(float),
+                   g.scratch_bytes - a_bytes);
 }
 
 }  // namespace matcompare::gpu

@@ -24,17 +24,26 @@ constexpr int kTf32Depth = 32;  // K per k tile
 // forced at 4096 on an H200 it ran about 1.5 times 256 x 128's time (bench/NOTES.md, "The TF32 engine's 64-row
 // tile"). Such a product is bound by reading B, and each block that shares a tile's k loop is one more stream of B:
 // that tile may be split twice as many ways, so that a narrow layer still keeps every SM reading.
+// Where the GPU cannot run every cluster of a tile's split at once (see tf32_plan), the tile either splits fewer ways,
+// each tile's blocks still one cluster, or keeps its splits and adds their sums afterwards: each block stores its
+// sum in its own plane of device memory, and a second kernel adds the planes up.
+enum class Tf32CutSplit { fewer_ways, planes };
 struct Tf32Tile {
   int rows, cols;
   double relative_cost;
   int max_splits;
   std::int64_t max_c_rows;  // the plan takes it only for a C of at most this many rows
+  Tf32CutSplit when_cut;
 };
 inline constexpr std::int64_t kAnyRows = INT64_MAX;
-inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0, 4, kAnyRows},
-                                          {128, 256, 1.15, 4, kAnyRows},
-                                          {128, 128, 1.35, 4, kAnyRows},
-                                          {64, 256, 1.6, 8, 64}};
+// The 64-row tile's products are short, bound by reading B: a split cut by a quarter ran as fast or faster in its
+// cluster than whole in planes, which cost a second kernel. The other tiles' products lose the cut blocks' share of
+// their arithmetic: they ran 13-17% faster whole in planes (bench/NOTES.md, "The cluster sum where the slots cut the
+// split").
+inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0, 4, kAnyRows, Tf32CutSplit::planes},
+                                          {128, 256, 1.15, 4, kAnyRows, Tf32CutSplit::planes},
+                                          {128, 128, 1.35, 4, kAnyRows, Tf32CutSplit::planes},
+                                          {64, 256, 1.6, 8, 64, Tf32CutSplit::fewer_ways}};
 // "256x128": how MATCOMPARE_TF32_TILE names a tile.
 inline std::string tf32_tile_name(const Tf32Tile& t) { return std::to_string(t.rows) + "x" + std::to_string(t.cols); }
 constexpr const char* kTf32TileVariable = "MATCOMPARE_TF32_TILE";
@@ -52,8 +61,9 @@ inline const Tf32Tile* tf32_tile_named(const char* wanted) {
 }
 struct Tf32Plan {
   Tf32Tile tile;
-  int splits;    // blocks that share one tile's k tiles (every pass over each), one cluster that adds their sums up
+  int splits;    // blocks that share one tile's k tiles (every pass over each)
   int sm_count;  // the SMs it was planned for: the most blocks of the persistent grid
+  bool sums_in_planes = false;  // the split's sums added by a second kernel from planes, not in a cluster
 };
 // A cluster's most blocks that every Hopper GPU runs (the portable cluster size): the most ways a tile is split.
 constexpr int kTf32MaxSplits = 8;
@@ -68,10 +78,11 @@ static_assert(tiles_split_within_a_cluster(), "a tile's splits are one cluster's
 using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
 
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
-// tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks, as many as let every
-// tile's cluster of blocks run at once (`cluster_slots`, asked from the most splits the SMs allow down; without it,
-// any sm_count / size clusters). The plan with the least waves x area x relative cost per split wins, the first on a
-// tie, among the tiles made for C's rows; `only`, when set, is the one tile allowed, whatever the rows.
+// tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks. A split's blocks are one
+// cluster, and every tile's cluster must run at once (`cluster_slots`, asked from the most splits the SMs allow down;
+// without it, any sm_count / size clusters): where they do not, the tile splits fewer ways or sums in planes, as its
+// when_cut says. The plan with the least waves x area x relative cost per split wins, the first on a tie, among the
+// tiles made for C's rows; `only`, when set, is the one tile allowed, whatever the rows.
 inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr,
                           Tf32ClusterSlots cluster_slots = nullptr) {
   const std::int64_t k_tiles = (s.k + kTf32Depth - 1) / kTf32Depth;
@@ -81,16 +92,23 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only
     if (only ? only->rows != t.rows || only->cols != t.cols : s.m > t.max_c_rows) continue;
     const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
     int splits = int(std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, sm_count / tiles, k_tiles})));
-    while (splits > 1 && cluster_slots && tiles * splits > cluster_slots(t, splits)) --splits;
+    int in_clusters = splits;
+    while (in_clusters > 1 && cluster_slots && tiles * in_clusters > cluster_slots(t, in_clusters)) --in_clusters;
+    const bool planes = in_clusters < splits && t.when_cut == Tf32CutSplit::planes;
+    if (!planes) splits = in_clusters;
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
-    if (best.splits == 0 || cost < best_cost) best = {t, splits, sm_count}, best_cost = cost;
+    if (best.splits == 0 || cost < best_cost) best = {t, splits, sm_count, planes}, best_cost = cost;
   }
   return best;
 }
 
-// "256x128, K split 2 ways": what the result names as the kernel.
-std::string tf32_plan_name(const Tf32Plan& plan);
+// "256x128, K split 2 ways" (", sums in planes" after it where they are): what the result names as the kernel.
+inline std::string tf32_plan_name(const Tf32Plan& plan) {
+  if (plan.splits == 1) return tf32_tile_name(plan.tile);
+  return tf32_tile_name(plan.tile) + ", K split " + std::to_string(plan.splits) + " ways" +
+         (plan.sums_in_planes ? ", sums in planes" : "");
+}
 
 // The current GPU's Tf32ClusterSlots, asked of the CUDA runtime.
 int tf32_cluster_slots(const Tf32Tile& t, int size);
@@ -105,24 +123,33 @@ struct Tf32Operand {
   int rows, ld, big_rows;
 };
 
-// C = alpha A B + beta C in TF32, A being `a` (g.m rows, K padded columns) and B g.b. Throws std::logic_error for a
-// plan the kernel cannot run (more split units than SMs, more splits than a cluster's blocks).
-void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan);
+// C = alpha A B + beta C in TF32, A being `a` (g.m rows, K padded columns) and B g.b. `partials` is 16-byte aligned
+// device memory of `partial_capacity` bytes for a plan's planes (tf32_partial_bytes). Throws std::logic_error for a
+// plan the kernel cannot run (more split units than SMs, more splits than a cluster's blocks, planes that do not fit).
+void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
+                      float* partials, std::size_t partial_capacity);
 // C = alpha (big(A)big(B) + big(A)small(B) + small(A)big(B)) + beta C, FP32-accurate: `a` holds A's parts, `b` B^T's
-// (C's columns as rows, in paired_row order: k_major_copy.cuh); the plan as above.
+// (C's columns as rows, in paired_row order: k_major_copy.cuh); the plan and partials as above.
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
-                          const Tf32Plan& plan);
+                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
+
+// A plan's planes, where it sums in planes: one m x n plane per split, rows rounded to 4 floats (16-byte aligned).
+inline int tf32_partial_ld(std::int64_t n) { return int((n + 3) / 4 * 4); }
+inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) {
+  if (!plan.sums_in_planes) return 0;
+  return std::size_t(plan.splits) * std::size_t(s.m) * std::size_t(tf32_partial_ld(s.n)) * sizeof(float);
+}
 
 // Where A is stored transposed, gpu/tensor-core-tf32-ws's K-major copy of it (m x K padded to 4: a tensor map's rows
-// are a multiple of 16 bytes apart).
+// are a multiple of 16 bytes apart, and the planes after it stay 16-byte aligned).
 inline std::size_t tf32_k_major_a_bytes(const GemmShape& s) {
   return a_transposed(s.layout) ? std::size_t(s.m) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float) : 0;
 }
-// Device scratch of gpu/tensor-core-tf32-ws: that copy.
+// Device scratch of gpu/tensor-core-tf32-ws: that copy, then its plan's planes.
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, then B^T's, each part's rows (M, N) rounded up
-// to kTf32PassRows and its columns to the padding of K (4, as above).
+// to kTf32PassRows and its columns to the padding of K (4, as above); then its plan's planes.
 inline int split_rows(std::int64_t extent) {
   return int((extent + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
 }
