@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -373,6 +374,23 @@ TEST_CASE("the worker team runs each thread index once per call, at any team siz
   caller(2);
   other.join();
   CHECK(wrong == 0);
+}
+
+// The host cache flush calls the team with every thread and cpu/blis's few-rows path with one per MiB of B: a call of
+// another size must not start new threads (it used to replace every worker, which cost more than the product).
+TEST_CASE("the worker team keeps its threads across calls of different sizes") {
+  auto threads_of = [](int team) {
+    std::vector<std::thread::id> ids(static_cast<std::size_t>(team));
+    cpu::run_on_team(team, [&](int thread, int) { ids[std::size_t(thread)] = std::this_thread::get_id(); });
+    return ids;
+  };
+  const std::vector<std::thread::id> four = threads_of(4);
+  const std::vector<std::thread::id> two = threads_of(2);
+  const std::vector<std::thread::id> four_again = threads_of(4);
+  CHECK(std::set<std::thread::id>(four.begin(), four.end()).size() == 4);  // four threads, the caller one of them
+  CHECK(four[0] == std::this_thread::get_id());
+  CHECK(two[1] == four[1]);
+  CHECK(four_again == four);
 }
 
 TEST_CASE("the library sets OpenBLAS's core and thread timeout itself where the user did not, and leaves the "

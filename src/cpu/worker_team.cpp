@@ -5,6 +5,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <pthread.h>
 #include <thread>
@@ -23,29 +24,43 @@ void relax() {
 #endif
 }
 
-// Every worker takes part in every call, so a call starts only once every worker is done with the last one: no
-// worker can read the next call's job as the last one's. A call with another team size replaces the workers.
+// A worker is given calls one at a time: the caller bumps its count of calls (under its mutex, so that a worker about
+// to sleep sees it) and wakes it, and does not return before the worker is done, so no worker can read the next
+// call's job as the last one's. A call of fewer threads than there are workers gives the others nothing and leaves them
+// as they are (spinning or asleep); a larger one adds workers. None is ever replaced: replacing them at each change of
+// size (the host cache flush takes every thread, cpu/blis's few-rows path one per MiB of B) started and joined 15
+// threads a call, which cost more than the products (bench/NOTES.md, "A team of another size").
 bool fresh_after_fork = false;
+
+struct Worker {
+  std::atomic<std::uint64_t> calls{0};  // calls given so far: the worker's signal to start
+  std::mutex mutex;                     // with wake: the idle worker's sleep
+  std::condition_variable wake;
+  std::thread thread;
+};
 
 class Team {
  public:
-
   void run(int team, const std::function<void(int, int)>& fn) {
     std::lock_guard<std::mutex> one_call(call_mutex_);
     team = std::max(team, 1);
-    if (int(workers_.size()) != team - 1) {
-      stop_workers();
-      const std::uint64_t now = generation_.load(std::memory_order_relaxed);
-      for (int index = 1; index < team; ++index) workers_.emplace_back([this, index, now] { work(index, now); });
+    while (int(workers_.size()) < team - 1) {
+      workers_.push_back(std::make_unique<Worker>());
+      Worker* worker = workers_.back().get();
+      const int index = int(workers_.size());
+      worker->thread = std::thread([this, worker, index] { work(*worker, index); });
     }
     job_ = &fn;
     team_ = team;
     finished_.store(0, std::memory_order_relaxed);
-    {
-      std::lock_guard<std::mutex> lock(sleep_mutex_);
-      generation_.fetch_add(1, std::memory_order_release);
+    for (int index = 1; index < team; ++index) {
+      Worker& worker = *workers_[std::size_t(index - 1)];
+      {
+        std::lock_guard<std::mutex> lock(worker.mutex);
+        worker.calls.fetch_add(1, std::memory_order_release);
+      }
+      worker.wake.notify_one();
     }
-    wake_.notify_all();
     // The workers run fn too: it must not be left, by an exception, before they are done with it.
     try {
       fn(0, team);
@@ -57,42 +72,24 @@ class Team {
   }
 
  private:
-  void stop_workers() {
-    {
-      std::lock_guard<std::mutex> lock(sleep_mutex_);
-      stopping_.store(true, std::memory_order_relaxed);
-      generation_.fetch_add(1, std::memory_order_release);
-    }
-    wake_.notify_all();
-    for (std::thread& t : workers_) t.join();
-    workers_.clear();
-    stopping_.store(false, std::memory_order_relaxed);
-  }
-
-  void work(int index, std::uint64_t seen) {
-    while (true) {
+  void work(Worker& worker, int index) {
+    for (std::uint64_t seen = 0;; ++seen) {  // one call at a time: the count moved by exactly one
       const auto idle_since = std::chrono::steady_clock::now();
-      for (int spins = 0; generation_.load(std::memory_order_acquire) == seen; ++spins) {
+      for (int spins = 0; worker.calls.load(std::memory_order_acquire) == seen; ++spins) {
         relax();
         if (spins % 64 == 63 && std::chrono::steady_clock::now() - idle_since > kSpin) {
-          std::unique_lock<std::mutex> lock(sleep_mutex_);
-          wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+          std::unique_lock<std::mutex> lock(worker.mutex);
+          worker.wake.wait(lock, [&] { return worker.calls.load(std::memory_order_acquire) != seen; });
         }
       }
-      ++seen;  // one call at a time: the generation moved by exactly one
-      if (stopping_.load(std::memory_order_relaxed)) return;
       (*job_)(index, team_);
       finished_.fetch_add(1, std::memory_order_acq_rel);
     }
   }
 
-  std::mutex call_mutex_;   // one call at a time
-  std::mutex sleep_mutex_;  // with wake_: the idle workers' sleep
-  std::condition_variable wake_;
-  std::vector<std::thread> workers_;
-  std::atomic<std::uint64_t> generation_{0};  // one step per call: the workers' signal to start
+  std::mutex call_mutex_;  // one call at a time
+  std::vector<std::unique_ptr<Worker>> workers_;  // worker i runs thread index i + 1
   std::atomic<int> finished_{0};
-  std::atomic<bool> stopping_{false};
   const std::function<void(int, int)>* job_ = nullptr;
   int team_ = 1;
 };
