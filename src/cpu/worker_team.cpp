@@ -44,11 +44,13 @@ class Team {
   void run(int team, const std::function<void(int, int)>& fn) {
     std::lock_guard<std::mutex> one_call(call_mutex_);
     team = std::max(team, 1);
+    // A worker joins the team only once its thread runs: were starting it to throw, no later call would wait for it.
+    workers_.reserve(std::size_t(team - 1));
     while (int(workers_.size()) < team - 1) {
-      workers_.push_back(std::make_unique<Worker>());
-      Worker* worker = workers_.back().get();
-      const int index = int(workers_.size());
-      worker->thread = std::thread([this, worker, index] { work(*worker, index); });
+      auto worker = std::make_unique<Worker>();
+      const int index = int(workers_.size()) + 1;
+      worker->thread = std::thread([this, w = worker.get(), index] { work(*w, index); });
+      workers_.push_back(std::move(worker));  // no reallocation: reserved above
     }
     job_ = &fn;
     team_ = team;
