@@ -5,6 +5,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -391,6 +393,24 @@ TEST_CASE("the worker team keeps its threads across calls of different sizes") {
   CHECK(four[0] == std::this_thread::get_id());
   CHECK(two[1] == four[1]);
   CHECK(four_again == four);
+}
+
+// A child of fork() has none of its parent's worker threads: its calls run on a team of its own (else they would wait
+// for ever on workers that do not exist there; the alarm ends such a child).
+TEST_CASE("the worker team runs in a child of fork") {
+  cpu::run_on_team(3, [](int, int) {});  // the parent's team has workers
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    alarm(10);
+    std::atomic<int> ran{0};
+    cpu::run_on_team(3, [&](int, int) { ran.fetch_add(1); });
+    _exit(ran == 3 ? 0 : 1);
+  }
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
 }
 
 TEST_CASE("the library sets OpenBLAS's core and thread timeout itself where the user did not, and leaves the "

@@ -303,7 +303,8 @@ TEST_CASE("the TF32 engine's plan: the tile that leaves the last wave least empt
 }
 
 // A split tile's blocks form one cluster, which a GPU keeps within one GPC: where the GPCs hold fewer clusters of a
-// size than the SMs would, the plan splits fewer ways, so that every tile's cluster runs at once.
+// size than the SMs would, the 64-row tile (and any tile whose slices would be too shallow for planes) splits fewer
+// ways, so that every tile's cluster runs at once.
 TEST_CASE("the TF32 engine's plan splits K only as many ways as the GPU runs every tile's cluster at once") {
   const auto plan_name = [](const gpu::Tf32Plan& p) {
     return gpu::tf32_tile_name(p.tile) + "/" + std::to_string(p.splits);
@@ -353,6 +354,9 @@ TEST_CASE("the TF32 engine's plan: where the clusters do not all fit, fewer ways
                         Case{16, 4096, 4096, "64x256/6", false},  // 16 tiles: 8 ways are 128 blocks, 6 are 96 of 102
                         Case{16, 6144, 4096, "64x256/4", false},  // 24 tiles: 5 ways are 120 of 110, 4 are 96
                         Case{512, 512, 512, "128x128/4", false},  // 16 tiles x 4 = 64 blocks: every cluster fits
+                        Case{1024, 1024, 128, "256x128/3", false},  // 4 k tiles: too shallow a slice for planes
+                        Case{1024, 1024, 992, "256x128/3", false},  // 31 k tiles: one short of 8 a split
+                        Case{127, 4000, 1100, "128x128/4", true},
                         Case{2048, 2048, 2048, "256x128/1", false}}) {
     const gpu::Tf32Plan p = gpu::tf32_plan({c.m, c.n, c.k}, 132, nullptr, h200);
     INFO(c.m, "x", c.n, "x", c.k);

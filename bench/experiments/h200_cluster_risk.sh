@@ -22,7 +22,7 @@ if [[ $stages == *,sanitize,* ]]; then
   sanitize memcheck 64 2000 2048 tensor-core-tf32-ws,tensor-core-3xtf32 90  # 64x256 split 8 ways
   MATCOMPARE_TF32_TILE=128x256 sanitize racecheck 17 33 65 tensor-core-tf32-ws,tensor-core-3xtf32 120  # 3 ways
   sanitize memcheck 1000 1001 999 tensor-core-tf32-ws,tensor-core-3xtf32 150  # 256x128, 4 ways in planes
-  sanitize racecheck 127 4000 700 tensor-core-tf32-ws 150  # 128x128, 4 ways in planes
+  sanitize racecheck 65 4000 1030 tensor-core-tf32-ws 150  # 128x128, 4 ways in planes (33 k tiles)
 fi
 if [[ $stages == *,mutate,* ]]; then
   mutate src/gpu/hopper/tensor_core_tf32_ws.cu '/float4 sum = \*reinterpret_cast<const float4\*>(p);/{n;s|int s = 1;|int s = 2;|}' \

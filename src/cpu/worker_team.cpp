@@ -30,8 +30,6 @@ void relax() {
 // as they are (spinning or asleep); a larger one adds workers. None is ever replaced: replacing them at each change of
 // size (the host cache flush takes every thread, cpu/blis's few-rows path one per MiB of B) started and joined 15
 // threads a call, which cost more than the products (bench/NOTES.md, "A team of another size").
-bool fresh_after_fork = false;
-
 struct Worker {
   std::atomic<std::uint64_t> calls{0};  // calls given so far: the worker's signal to start
   std::mutex mutex;                     // with wake: the idle worker's sleep
@@ -44,7 +42,8 @@ class Team {
   void run(int team, const std::function<void(int, int)>& fn) {
     std::lock_guard<std::mutex> one_call(call_mutex_);
     team = std::max(team, 1);
-    // A worker joins the team only once its thread runs: were starting it to throw, no later call would wait for it.
+    // A worker joins the team only once its thread has started: were starting it to throw, no later call would wait
+    // for it.
     workers_.reserve(std::size_t(team - 1));
     while (int(workers_.size()) < team - 1) {
       auto worker = std::make_unique<Worker>();
@@ -96,18 +95,20 @@ class Team {
   int team_ = 1;
 };
 
-// Never destroyed: a program may exit while another of its threads is in a call, or from inside a job, and idle
-// workers need no joining. A child of fork() has none of the parent's workers, so it starts a team of its own.
+// Never destroyed: idle workers need no joining. A child of fork() has none of the parent's workers, so it starts a
+// team of its own, replaced in the child's fork handler while the child has one thread (a flag read later could be
+// read by two of its threads at once).
+std::atomic<Team*> team_in_use{nullptr};
+
 Team* shared_team() {
-  static Team* team = [] {
-    pthread_atfork(nullptr, nullptr, [] { fresh_after_fork = true; });
-    return new Team;
+  static const bool started = [] {
+    team_in_use.store(new Team, std::memory_order_release);
+    // The parent's team is left as it is in the child: its threads do not exist there, and its locks may be held.
+    pthread_atfork(nullptr, nullptr, [] { team_in_use.store(new Team, std::memory_order_relaxed); });
+    return true;
   }();
-  if (fresh_after_fork) {
-    fresh_after_fork = false;
-    team = new Team;  // the parent's is left as it is: its threads do not exist here, and its locks may be held
-  }
-  return team;
+  (void)started;
+  return team_in_use.load(std::memory_order_acquire);
 }
 
 }  // namespace

@@ -8,7 +8,9 @@
 namespace matcompare::cpu {
 
 // Runs fn(thread, team) for thread = 0 .. team - 1 at once, the calling thread as thread 0, and returns when every
-// one has returned. team is at least 1. fn must not throw. Calls from several threads run one after another.
+// one has returned. team is at least 1. fn must not throw: a worker's exception ends the program, and where thread 0
+// throws, the call waits for the others first (for ever, were they waiting for thread 0). fn must not call
+// run_on_team. Calls from several threads run one after another.
 void run_on_team(int team, const std::function<void(int thread, int team)>& fn);
 
 }  // namespace matcompare::cpu

@@ -25,7 +25,7 @@ namespace {
 // fits, so each of its rows of B is read whole (2 KiB runs 12 KiB apart read B at 12.7 GB/s where oneMKL reads it at
 // 22: bench/NOTES.md, "cpu/blis's few-rows path"). A B stored K x N is split by its rows instead (below).
 constexpr std::int64_t kColumns = 2048;
-// The bytes of B that repay one more thread: waking a sleeping thread and joining it costs about what one thread reads
+// The bytes of B that repay one more thread: waking a sleeping thread for a call costs about what one thread reads
 // of this much (bench/NOTES.md, "The suites at 9f5f3f6": 50 us on the 2-core VM), so the team has one thread per
 // kTeamBytes of B, at most every thread, and below twice this much one thread reads B alone.
 constexpr std::int64_t kTeamBytes = std::int64_t(1) << 20;

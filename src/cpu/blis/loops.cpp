@@ -163,7 +163,6 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
   barrier.set_team(threads);
   std::atomic<std::int64_t> next_unit{0};
   auto team_work = [&](int thread, int) {
-    if (thread >= threads) return;
     const int team = threads;
 
     for (std::int64_t jc = 0; jc < g.n; jc += nc_step) {  // loop 1: up to NC columns of B and C
@@ -211,12 +210,12 @@ void gemm_with(const HostGemm& g, const MicroKernel& kernel) {
       }
     }
   };
-  // One thread works alone, with no team to wake. Otherwise the whole team starts, so that it keeps its threads
-  // (worker_team.hpp); those past `threads` have no work here.
+  // One thread works alone, with no team to wake; otherwise as many as have panels (the team's other workers are left
+  // alone: worker_team.hpp).
   if (threads == 1)
     team_work(0, 1);
   else
-    run_on_team(threads_asked(), team_work);
+    run_on_team(threads, team_work);
 }
 
 UnitGrid unit_grid(std::int64_t panels, std::int64_t b_panels, int team, std::int64_t max_unit_panels) {

@@ -477,7 +477,7 @@ int tile_cluster_slots(int size) {
   const std::lock_guard<std::mutex> lock(mutex);
   auto at = known.find({device, size});
   if (at == known.end()) {
-    // Before sm_90 there are no clusters: no split then, and the launch says the GPU is not Hopper (require_wgmma).
+    // Before sm_90 there are no clusters: no slots then (the launch says the GPU is not Hopper: require_wgmma).
     int major = 0, clusters = 0;
     MC_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     if (major >= 9) {
@@ -501,7 +501,8 @@ void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, co
   // A split tile's blocks each take one unit, and add their sums up as one cluster (of at most 8 blocks) or in planes.
   if (splits < 1 || splits > kTf32MaxSplits)
     throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") splits K " +
-                           std::to_string(splits) + " ways; a cluster holds 1 to " + std::to_string(kTf32MaxSplits));
+                           std::to_string(splits) + " ways; a split has 1 to " + std::to_string(kTf32MaxSplits) +
+                           " blocks");
   if (splits > 1 && units > sms)
     throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") has " +
                            std::to_string(units) + " units of work for " + std::to_string(sms) +

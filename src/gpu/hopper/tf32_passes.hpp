@@ -65,14 +65,19 @@ struct Tf32Plan {
   int sm_count;  // the SMs it was planned for: the most blocks of the persistent grid
   bool sums_in_planes = false;  // the split's sums added by a second kernel from planes, not in a cluster
 };
-// A cluster's most blocks that every Hopper GPU runs (the portable cluster size): the most ways a tile is split.
+// A cluster's most blocks that every Hopper GPU runs (the portable cluster size): the most ways a tile is split, in
+// a cluster or in planes.
 constexpr int kTf32MaxSplits = 8;
 constexpr bool tiles_split_within_a_cluster() {
   for (const Tf32Tile& t : kTf32Tiles)
     if (t.max_splits > kTf32MaxSplits) return false;
   return true;
 }
-static_assert(tiles_split_within_a_cluster(), "a tile's splits are one cluster's blocks");
+static_assert(tiles_split_within_a_cluster(), "a tile's splits fit one cluster");
+// Planes cost each split a plane of C written and read again: a tile sums in planes only where each split's slice of
+// K has at least this many k tiles, the shallowest at which planes were measured to win (1024^3, four ways: bench/
+// NOTES.md, "The cluster sum where the slots cut the split"); a shallower split stays in its clusters, fewer ways.
+constexpr std::int64_t kTf32PlaneMinKTiles = 8;
 // How many blocks of tile `t` run at once in clusters of `size` blocks (a GPU places a cluster within one GPC of
 // its SMs, and a GPC's SMs need not divide by the size).
 using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
@@ -81,7 +86,7 @@ using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
 // tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks. A split's blocks are one
 // cluster, and every tile's cluster must run at once (`cluster_slots`, asked from the most splits the SMs allow down;
 // without it, any sm_count / size clusters): where they do not, the tile splits fewer ways or sums in planes, as its
-// when_cut says. The plan with the least waves x area x relative cost per split wins, the first on a tie, among the
+// when_cut says (planes only for slices of at least kTf32PlaneMinKTiles). The plan with the least waves x area x relative cost per split wins, the first on a tie, among the
 // tiles made for C's rows; `only`, when set, is the one tile allowed, whatever the rows.
 inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr,
                           Tf32ClusterSlots cluster_slots = nullptr) {
@@ -94,7 +99,8 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only
     int splits = int(std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, sm_count / tiles, k_tiles})));
     int in_clusters = splits;
     while (in_clusters > 1 && cluster_slots && tiles * in_clusters > cluster_slots(t, in_clusters)) --in_clusters;
-    const bool planes = in_clusters < splits && t.when_cut == Tf32CutSplit::planes;
+    const bool planes = in_clusters < splits && t.when_cut == Tf32CutSplit::planes &&
+                        k_tiles >= kTf32PlaneMinKTiles * splits;
     if (!planes) splits = in_clusters;
     const std::int64_t waves = (tiles * splits + sm_count - 1) / sm_count;
     const double cost = double(waves) * t.rows * t.cols * t.relative_cost / splits;
