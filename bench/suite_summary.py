@@ -3,7 +3,10 @@
 vendor library), its ratio to the best vendor of its precision on every shape (vs_best_vendor, paired in the run) and
 how many pairs it rests on, their geometric mean (with how many of one pair), the worst shape, and for each shape the
 share of the device's memory bandwidth the row reached moving the bytes the problem must move at least (A, B and C
-once each; C twice where beta != 0).
+once each; C twice where beta != 0). A ratio is marked where the unpaired medians of the row and of its best vendor
+give one more than 1.5 times apart: "x best vendor" goes through the baseline vendor's pairs with each of them, and a
+baseline disturbed beside one and not the other makes the quotient meaningless (bench/NOTES.md, "A team of another
+size").
 
 Usage: bench/suite_summary.py RUN.json [RUN.json ...]
 """
@@ -26,6 +29,7 @@ def summarise(path):
     # pairs of the two rows.
     pairs_of = {(r["backend"], r["m"], r["n"], r["k"], r["layout"]): r.get("vs_vendor_pairs") or 0
                 for r in run["results"]}
+    median_of = {(r["backend"], r["m"], r["n"], r["k"], r["layout"]): r.get("median_ms") for r in run["results"]}
     for r in run["results"]:
         if r.get("vendor_library") or r.get("vendor"):
             continue
@@ -34,6 +38,7 @@ def summarise(path):
     for name, results in rows.items():
         ratios = []
         single = 0  # ratios that rest on one pair (bench/NOTES.md, "A ratio of one pair")
+        apart = 0  # ratios the medians contradict
         print(f"  {name}")
         for r in results:
             shape = f"{r['m']}x{r['n']}x{r['k']} {r['layout']}"
@@ -50,13 +55,18 @@ def summarise(path):
             best_pairs = pairs_of.get((r.get("best_vendor"), r["m"], r["n"], r["k"], r["layout"]))
             pairs = min(pairs_of[(r["backend"], r["m"], r["n"], r["k"], r["layout"])], best_pairs or float("inf"))
             single += pairs == 1
+            best_median = median_of.get((r.get("best_vendor"), r["m"], r["n"], r["k"], r["layout"]))
+            medians = ""
+            if best_median and r.get("median_ms") and abs(math.log(ratio * r["median_ms"] / best_median)) > math.log(1.5):
+                apart += 1
+                medians = f"  [medians give {best_median / r['median_ms']:.3f}]"
             print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} "
-                  f"pair{'s' if pairs != 1 else ''})  {(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}")
+                  f"pair{'s' if pairs != 1 else ''})  {(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}{medians}")
         if ratios:
             geomean = math.exp(sum(math.log(x) for x, _ in ratios) / len(ratios))
             worst = min(ratios)
-            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes, {single} of one pair; worst {worst[0]:.3f} at "
-                  f"{worst[1]}")
+            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes, {single} of one pair, {apart} that the medians "
+                  f"contradict; worst {worst[0]:.3f} at {worst[1]}")
 
 
 if __name__ == "__main__":
