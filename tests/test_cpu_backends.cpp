@@ -5,12 +5,13 @@
 #include <string>
 #include <thread>
 #include <vector>
-#include <unistd.h>
-#include <sys/wait.h>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../src/cpu/blis/blis.hpp"
 #include "../src/cpu/blis/block_sizes.hpp"

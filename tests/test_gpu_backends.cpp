@@ -303,8 +303,8 @@ TEST_CASE("the TF32 engine sums a split in planes where its clusters would not a
   if (gpu::multiprocessor_count() == 132) CHECK(planned == 2);
 }
 
-// A split tile's blocks run as one cluster unless they sum in planes. This GPU runs clusters of every size the plan may take, whole ones, at
-// most one block an SM; the slots are printed, since the plan's splits follow them.
+// A split tile's blocks run as one cluster unless they sum in planes. This GPU runs clusters of every size the plan
+// may take, whole ones, at most one block an SM; the slots are printed, since the plan's splits follow them.
 TEST_CASE("the TF32 engine's clusters of every size up to eight run on this GPU") {
   const int sms = gpu::multiprocessor_count();
   for (const gpu::Tf32Tile& t : gpu::kTf32Tiles) {

@@ -338,7 +338,7 @@ TEST_CASE("the TF32 engine's plan splits K only as many ways as the GPU runs eve
 // Where the slots cut a split, the 64-row tile splits fewer ways in its clusters and the others keep their splits and
 // sum in planes (Tf32CutSplit); where every cluster fits, no planes. The slots are an H200's
 // (cudaOccupancyMaxActiveClusters, blocks at once in clusters of 2 to 8).
-TEST_CASE("the TF32 engine's plan: where the clusters do not all fit, fewer ways for the 64-row tile, planes for others") {
+TEST_CASE("the TF32 engine's plan: where clusters do not all fit, fewer ways for the 64-row tile, planes for others") {
   const gpu::Tf32ClusterSlots h200 = [](const gpu::Tf32Tile&, int size) {
     static const int slots[] = {132, 132, 132, 117, 120, 110, 102, 105, 120};
     return slots[size];

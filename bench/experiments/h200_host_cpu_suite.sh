@@ -14,7 +14,8 @@ case "${5:-}" in
   cpu)
     [ -d .vendors ] || tar -xJf .whl/vendors.tar.xz
     cmake -S . -B build-cpu -G Ninja -DMATCOMPARE_WITH_CUDA=OFF -DMATCOMPARE_BUILD_TESTS=OFF \
-      -DMATCOMPARE_VENDOR_PREBUILT_DIR="$PWD/.vendors" -DMATCOMPARE_GIT_COMMIT="$commit" > "$out/logs/configure.log" 2>&1 &&
+      -DMATCOMPARE_VENDOR_PREBUILT_DIR="$PWD/.vendors" -DMATCOMPARE_GIT_COMMIT="$commit" \
+      > "$out/logs/configure.log" 2>&1 &&
       cmake --build build-cpu -j"$(nproc)" --target matcompare_cli > "$out/logs/build.log" 2>&1 || exit 1
     cli=build-cpu/apps/matcompare
     log "built the CLI without CUDA: $(grep -E 'cpu/' "$out/logs/configure.log" | tr '\n' ' ')" ;;

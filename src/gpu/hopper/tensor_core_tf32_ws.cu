@@ -11,9 +11,8 @@
 // where the tiles are fewer than the SMs, up to four blocks (eight of 64x256) share one tile's k loop as one cluster,
 // and add their sums up through each other's shared memory; where the GPU cannot run every such cluster at once, the
 // larger tiles keep their splits and a second kernel adds their sums from planes in device memory (tf32_passes.hpp).
-// Run with three passes over K on split operands, it is
-// also the engine of gpu/tensor-core-3xtf32; there B's parts arrive split and K-major by TMA like A's,
-// both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
+// Run with three passes over K on split operands, it is also the engine of gpu/tensor-core-3xtf32; there B's parts
+// arrive split and K-major by TMA like A's, both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
 // in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
 // partial sums left ptxas too few registers to pipeline the wgmmas: bench/NOTES.md, "Both operands from shared
 // memory"; tests/check_wgmma_pipelines.cmake keeps every kernel pipelined.) Needs sm_90a.
@@ -547,7 +546,8 @@ void check_partials(const DeviceGemm& g, const char* step, const Tf32Plan& plan,
   if (needed > partial_capacity)
     throw std::logic_error(std::string(step) + ": the plan (" + tf32_plan_name(plan) + ") needs " +
                            std::to_string(needed) + " bytes of planes and the scratch has " +
-                           std::to_string(partial_capacity) + " (was MATCOMPARE_TF32_TILE changed after it was sized?)");
+                           std::to_string(partial_capacity) +
+                           " (was MATCOMPARE_TF32_TILE changed after it was sized?)");
 }
 
 // The tile MATCOMPARE_TF32_TILE names, or nullptr.

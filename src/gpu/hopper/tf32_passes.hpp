@@ -38,8 +38,8 @@ struct Tf32Tile {
 inline constexpr std::int64_t kAnyRows = INT64_MAX;
 // The 64-row tile's products are short, bound by reading B: a split cut by a quarter ran as fast or faster in its
 // cluster than whole in planes, which cost a second kernel. The other tiles' products lose the cut blocks' share of
-// their arithmetic: they ran 13-17% faster whole in planes (bench/NOTES.md, "The cluster sum where the slots cut the
-// split").
+// their arithmetic: cut in clusters they took 13-20% longer than whole in planes (bench/NOTES.md, "The cluster sum
+// where the slots cut the split").
 inline constexpr Tf32Tile kTf32Tiles[] = {{256, 128, 1.0, 4, kAnyRows, Tf32CutSplit::planes},
                                           {128, 256, 1.15, 4, kAnyRows, Tf32CutSplit::planes},
                                           {128, 128, 1.35, 4, kAnyRows, Tf32CutSplit::planes},
@@ -86,8 +86,9 @@ using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
 // tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks. A split's blocks are one
 // cluster, and every tile's cluster must run at once (`cluster_slots`, asked from the most splits the SMs allow down;
 // without it, any sm_count / size clusters): where they do not, the tile splits fewer ways or sums in planes, as its
-// when_cut says (planes only for slices of at least kTf32PlaneMinKTiles). The plan with the least waves x area x relative cost per split wins, the first on a tie, among the
-// tiles made for C's rows; `only`, when set, is the one tile allowed, whatever the rows.
+// when_cut says (planes only for slices of at least kTf32PlaneMinKTiles). The plan with the least waves x area x
+// relative cost per split wins, the first on a tie, among the tiles made for C's rows; `only`, when set, is the one
+// tile allowed, whatever the rows.
 inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only = nullptr,
                           Tf32ClusterSlots cluster_slots = nullptr) {
   const std::int64_t k_tiles = (s.k + kTf32Depth - 1) / kTf32Depth;
