@@ -57,16 +57,17 @@ def summarise(path):
             single += pairs == 1
             best_median = median_of.get((r.get("best_vendor"), r["m"], r["n"], r["k"], r["layout"]))
             medians = ""
-            if best_median and r.get("median_ms") and abs(math.log(ratio * r["median_ms"] / best_median)) > math.log(1.5):
+            by_medians = best_median / r["median_ms"] if best_median and r.get("median_ms") else None
+            if by_medians and abs(math.log(ratio / by_medians)) > math.log(1.5):
                 apart += 1
-                medians = f"  [medians give {best_median / r['median_ms']:.3f}]"
+                medians = f"  [medians give {by_medians:.3f}]"
             print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} "
                   f"pair{'s' if pairs != 1 else ''})  {(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}{medians}")
         if ratios:
             geomean = math.exp(sum(math.log(x) for x, _ in ratios) / len(ratios))
             worst = min(ratios)
-            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes, {single} of one pair, {apart} that the medians "
-                  f"contradict; worst {worst[0]:.3f} at {worst[1]}")
+            print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes, {single} of one pair, {apart} that the "
+                  f"medians contradict; worst {worst[0]:.3f} at {worst[1]}")
 
 
 if __name__ == "__main__":
