@@ -89,7 +89,7 @@ if [[ $stages == *,tf32ncu,* ]]; then
     IFS=x read -r m n k <<< "$shape"
     # The CLI first times a 64-row subset of the product (its estimate), which runs the 64x256 tile: only the full
     # product's 256x128 kernel is profiled (at 367db85 this stage caught the subset's two launches instead).
-    timeout 150 ncu --csv --page raw --kernel-name-base demangled -k "regex:tensor_core_tf32_ws<256" --launch-count 1 \
+    timeout 150 ncu --csv --page raw --kernel-name-base demangled -k "regex:tensor_core_tf32_ws<.int.256" --launch-count 1 \
       --metrics "$metrics" $cli --m "$m" --n "$n" --k "$k" --layout NT --filter tensor-core-tf32-ws --repetitions 1 \
       --min-time 0 --no-flush > "$out/logs/ncu_tf32_$shape.csv" 2> "$out/logs/ncu_tf32_$shape.err"
     log "ncu TF32 $shape exit $?"

@@ -19,7 +19,7 @@ build_cpu() {
 build_cpu "$commit" || { log "build B failed"; exit 1; }
 rm -rf /tmp/team_a && mkdir -p /tmp/team_a
 tar --exclude=./build --exclude=./build-cpu -cf - . | tar -C /tmp/team_a -xf -
-(cd /tmp/team_a && patch -p1 < bench/experiments/worker_team_replacing.patch > /dev/null &&
+(cd /tmp/team_a && patch -p1 < bench/experiments/worker_team_replacing.patch > "$out/logs/patch_a.log" 2>&1 &&
   build_cpu "$commit-replacing") || { log "build A failed"; exit 1; }
 log "built A (replacing) and B ($commit)"
 { lscpu; nproc; uptime; } > "$out/logs/cpu.txt"
