@@ -4,9 +4,10 @@ vendor library), its ratio to the best vendor of its precision on every shape (v
 how many pairs it rests on, their geometric mean (with how many of one pair), the worst shape, and for each shape the
 share of the device's memory bandwidth the row reached moving the bytes the problem must move at least (A, B and C
 once each; C twice where beta != 0). A ratio is marked where the unpaired medians of the row and of its best vendor
-give one more than 1.5 times apart: "x best vendor" goes through the baseline vendor's pairs with each of them, and a
-baseline disturbed beside one and not the other makes the quotient meaningless (bench/NOTES.md, "A team of another
-size").
+give one more than 1.5 times apart: in runs before 2026-11-29 "x best vendor" went through the baseline vendor's pairs
+with each of them, and a baseline disturbed beside one and not the other made the quotient meaningless (bench/NOTES.md,
+"A team of another size"); since then a row is timed against the best vendor itself, and a mark says the medians
+(a one-sample row's cold first run, a neighbour) disagree with its pairs.
 
 Usage: bench/suite_summary.py RUN.json [RUN.json ...]
 """
@@ -51,9 +52,12 @@ def summarise(path):
             hbm = ""
             if bandwidth and r.get("median_ms"):
                 hbm = f"{100 * minimum_bytes(r) / (r['median_ms'] * 1e-3) / (bandwidth * 1e9):5.1f}% of memory bandwidth"
-            # The device's vendor, never paired, has 0: its own ratio is exactly 1.
+            # Timed against the best vendor itself (runs from 2026-11-29 on): its own pairs with it. Else the ratio
+            # composed through the baseline and rests on the fewer pairs of the two rows; the device's vendor, never
+            # paired, has 0: its own ratio is exactly 1.
             best_pairs = pairs_of.get((r.get("best_vendor"), r["m"], r["n"], r["k"], r["layout"]))
-            pairs = min(pairs_of[(r["backend"], r["m"], r["n"], r["k"], r["layout"])], best_pairs or float("inf"))
+            pairs = r.get("vs_best_vendor_pairs") or min(pairs_of[(r["backend"], r["m"], r["n"], r["k"], r["layout"])],
+                                                         best_pairs or float("inf"))
             single += pairs == 1
             best_median = median_of.get((r.get("best_vendor"), r["m"], r["n"], r["k"], r["layout"]))
             medians = ""

@@ -56,6 +56,11 @@ class LoggedBackend final : public Backend {
   double throttled_from_ms = 0;
   mutable std::size_t script_reads = 0;
   mutable double last_ms = 0;
+  // Its times read slowed_factor times longer while slowed_beside has a workspace (a neighbour that slows it beside
+  // that one row alone); live_workspaces counts this backend's own.
+  const LoggedBackend* slowed_beside = nullptr;
+  double slowed_factor = 1;
+  mutable int live_workspaces = 0;
 
  private:
   struct LoggedStopwatch final : Stopwatch {
@@ -73,6 +78,7 @@ class LoggedBackend final : public Backend {
       const double measured = inner->elapsed_ms();
       owner.last_ms = owner.scripted_ms.empty() ? measured
                                                 : owner.scripted_ms[owner.script_reads++ % owner.scripted_ms.size()];
+      if (owner.slowed_beside && owner.slowed_beside->live_workspaces > 0) owner.last_ms *= owner.slowed_factor;
       return owner.last_ms;
     }
     const LoggedBackend& owner;
@@ -80,7 +86,12 @@ class LoggedBackend final : public Backend {
   };
   struct LoggedWorkspace final : Workspace {
     LoggedWorkspace(const LoggedBackend& owner, std::unique_ptr<Workspace> inner, GemmShape shape)
-        : owner(owner), inner(std::move(inner)), shape(shape) {}
+        : owner(owner), inner(std::move(inner)), shape(shape) {
+      ++owner.live_workspaces;
+    }
+    ~LoggedWorkspace() override { --owner.live_workspaces; }
+    LoggedWorkspace(const LoggedWorkspace&) = delete;
+    LoggedWorkspace& operator=(const LoggedWorkspace&) = delete;
     void upload(const MatrixF& a, const MatrixF& b) override {
       owner.log(":upload");
       inner->upload(a, b);

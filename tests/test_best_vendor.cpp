@@ -1,5 +1,5 @@
-// "x best vendor": each row against the fastest vendor library of its precision on its device, composed through the
-// baseline vendor that every vendor library is paired with.
+// "x best vendor": each row against the fastest vendor library of its precision on its device, timed against it;
+// a vendor library's own ratio composed through the baseline vendor that every vendor library is paired with.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -102,4 +102,39 @@ TEST_CASE("a run brings every vendor library of the selected precision and names
   CHECK(named(results, "test/vendor-b").vs_best_vendor == doctest::Approx(0.25));
   CHECK(named(results, "test/vendor-a").kernel == "algo 3, tile 64x64");
   CHECK(named(results, "test/vendor-b").kernel.empty());
+}
+
+TEST_CASE("a row's ratio to the best vendor is timed against that vendor, not composed through a baseline slowed "
+          "beside the row") {
+  CallLog log;
+  // The baseline reads 20 ms, but 80 ms while the row has a workspace (slowed beside the row alone, as OpenBLAS ran
+  // beside cpu/blis on the H200's host); vendor A 10 ms, the row 25 ms. Through the baseline the row would read
+  // (80 / 25) / (20 / 10) = 1.6 x the best; timed against A it is 10 / 25.
+  LoggedBackend row("test/row", find_backend("cpu/gold"), log), baseline("test/baseline", find_backend("cpu/gold"), log),
+      a("test/vendor-a", find_backend("cpu/gold"), log);
+  baseline.make_vendor_library(true);
+  a.make_vendor_library(false);
+  baseline.scripted_ms = {20};
+  a.scripted_ms = {10};
+  row.scripted_ms = {25};
+  baseline.slowed_beside = &row;
+  baseline.slowed_factor = 4;
+  BenchmarkOptions o;
+  o.repetitions = 3;
+  o.min_time_s = 0;
+  o.flush_cache = false;
+  // The row listed first: the vendor libraries are measured before it all the same.
+  const auto results = run_benchmarks_among({&row, &baseline, &a}, {&row}, {{24, 20, 16}}, o);
+  REQUIRE(results.size() == 3);
+  const BenchmarkResult& r = named(results, "test/row");
+  INFO(r.reason);
+  REQUIRE(r.status == Status::ok);
+  CHECK(r.best_vendor == "test/vendor-a");
+  CHECK(r.vs_best_vendor == doctest::Approx(10.0 / 25));
+  CHECK(r.vs_best_vendor_pairs == r.compute.samples);
+  CHECK(r.vs_precision_vendor == doctest::Approx(80.0 / 25));  // the baseline as slowed beside the row
+  const BenchmarkResult& vendor = named(results, "test/vendor-a");
+  CHECK(vendor.vs_precision_vendor == doctest::Approx(2.0));
+  CHECK(vendor.vs_best_vendor == doctest::Approx(1.0));
+  CHECK(vendor.vs_best_vendor_pairs == 0);  // a vendor library's own ratio composes through the baseline
 }

@@ -92,8 +92,8 @@ TEST_CASE("an odd shape with alpha and beta gives parseable JSON in which every 
     for (const char* key : {"backend", "device", "seed", "idea", "precision", "vendor", "m", "n", "k", "alpha", "beta",
                             "status", "reason", "median_ms", "min_ms", "max_ms", "cv", "samples", "total_ms",
                             "total_min_ms", "total_samples", "gflops", "vs_vendor", "vs_vendor_q1", "vs_vendor_q3",
-                            "vs_vendor_pairs", "vs_precision_vendor",
-                            "estimated_run_s", "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s",
+                            "vs_vendor_pairs", "vs_precision_vendor", "vs_best_vendor", "best_vendor",
+                            "vs_best_vendor_pairs", "estimated_run_s", "estimate_rows", "estimate_subset_ms", "estimate_ms_per_row", "budget_s",
                             "spent_s", "max_abs_error", "sum_abs_error", "rel_error", "blas_ratio", "passed",
                             "verified_rows", "verification_sample", "devices", "speedup", "efficiency",
                             "speedup_basis"})

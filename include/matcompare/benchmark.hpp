@@ -96,10 +96,14 @@ struct BenchmarkResult {
   int vs_vendor_pairs = 0;
   double vs_precision_vendor = 0;  // the same against the vendor row of this row's precision (0: unknown)
   // Against the fastest vendor library of this row's precision on its device in the same run (best_vendor names
-  // it): each vendor library is paired with the precision's baseline vendor, so the ratio composes through it,
-  // vs_precision_vendor / the best vendor's vs_precision_vendor. 0: unknown (no vendor of this precision ran).
+  // it). The vendor libraries are measured first, each paired with the baseline vendor of its precision, so every
+  // other row is timed in turn with the best of them as well: the median over those pairs (vs_best_vendor_pairs of
+  // them; 0 for an estimate's ratio of medians). A vendor library's own ratio composes through the baseline,
+  // vs_precision_vendor / the best's vs_precision_vendor, and so does a row's whose pairing with the best did not
+  // happen (vs_best_vendor_pairs 0). 0: unknown (no vendor of this precision ran).
   double vs_best_vendor = 0;
   std::string best_vendor;
+  int vs_best_vendor_pairs = 0;
   std::string kernel;         // what the backend chose for this shape (Workspace::kernel), "" where it has one path
   // The device's clock over the kept compute samples (median, MHz) and its maximum; 0 where unknown (the CPU).
   // Rounds of samples taken while a power or thermal limit held a GPU's clock under kThrottledClockFraction of its
@@ -198,9 +202,10 @@ BenchmarkResult measure(const Backend& backend, const Problem& problem, const Be
 BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, const BenchmarkOptions& options,
                                const Backend& vendor, const Backend* precision_vendor = nullptr);
 
-// Every backend on every shape within run_budget_s. Each device's vendor backend, and the vendor row of each
-// precision selected on it, are added when absent and measured first, on their own; every other row is then
-// measured paired with them (measure_paired). Each shape gets an equal share of the budget left; a few-row trial
+// Every backend on every shape within run_budget_s. Each device's vendor backend, the vendor row of each precision
+// selected on it and every vendor library of those precisions are added when absent and measured first (the
+// baselines on their own, the other libraries paired with them); every other row is then measured paired with its
+// baselines and with the fastest of its precision's vendor libraries (vs_best_vendor). Each shape gets an equal share of the budget left; a few-row trial
 // of each of its rows tells what a full measurement would cost, rows that need less than an equal share get what
 // they need and the others share the rest equally (never more than time_limit_s each), so every row gets a
 // figure. Results come shape by shape, in registry order; `shape_done`, when given, gets each shape's as soon as they

@@ -42,7 +42,8 @@ MAGNITUDE_FIELDS = ("median_ms", "min_ms", "max_ms", "total_ms", "total_min_ms",
                     "estimate_ms_per_row", "estimated_run_s", "budget_s", "spent_s", "gflops", "vs_vendor",
                     "vs_precision_vendor", "vs_best_vendor", "vs_vendor_q1", "vs_vendor_q3", "speedup", "efficiency",
                     "cv")
-COUNT_FIELDS = ("samples", "total_samples", "estimate_rows", "verified_rows", "devices", "vs_vendor_pairs")
+COUNT_FIELDS = ("samples", "total_samples", "estimate_rows", "verified_rows", "devices", "vs_vendor_pairs",
+                "vs_best_vendor_pairs")
 ERROR_FIELDS = ("max_abs_error", "sum_abs_error", "rel_error", "blas_ratio")
 FACTOR_FIELDS = ("alpha", "beta")
 NUMBER_FIELDS = MAGNITUDE_FIELDS + COUNT_FIELDS + ERROR_FIELDS + FACTOR_FIELDS

@@ -21,6 +21,11 @@ void set_best_vendors(std::vector<BenchmarkResult>& shape_results) {
   for (BenchmarkResult& r : shape_results) {
     const auto found = best.find({r.backend.device, r.backend.precision});
     if (found == best.end() || r.backend.multi_gpu) continue;
+    // A ratio timed against this very vendor stands; one against another (or none) composes through the baseline.
+    if (r.vs_best_vendor > 0 && r.best_vendor == found->second.name) continue;
+    r.vs_best_vendor = 0;
+    r.best_vendor.clear();
+    r.vs_best_vendor_pairs = 0;
     const double speed = r.vs_precision_vendor;
     if (speed <= 0) continue;
     r.vs_best_vendor = speed / found->second.speed;

@@ -163,6 +163,7 @@ json result_json(const BenchmarkResult& r) {
   const bool best_known = figure && r.vs_best_vendor > 0;
   j["vs_best_vendor"] = number_or_null(r.vs_best_vendor, best_known);
   j["best_vendor"] = best_known ? json(r.best_vendor) : json(nullptr);
+  j["vs_best_vendor_pairs"] = r.vs_best_vendor_pairs;
   j["kernel"] = r.kernel.empty() ? json(nullptr) : json(r.kernel);
   j["clock_mhz"] = number_or_null(r.clock_mhz, timed && r.clock_mhz > 0);
   j["clock_max_mhz"] = number_or_null(r.clock_max_mhz, timed && r.clock_max_mhz > 0);

@@ -244,6 +244,7 @@ BenchmarkResult result_from(const json& r, const std::string& where) {
   result.vs_precision_vendor = number(r, where, "vs_precision_vendor");
   result.vs_best_vendor = number(r, where, "vs_best_vendor");
   result.best_vendor = text(r, where, "best_vendor");
+  result.vs_best_vendor_pairs = int(whole(r, where, "vs_best_vendor_pairs"));  // absent before 2026-11-29: 0
   result.kernel = text(r, where, "kernel");
   result.clock_mhz = number(r, where, "clock_mhz");
   result.clock_max_mhz = number(r, where, "clock_max_mhz");

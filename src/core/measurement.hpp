@@ -19,18 +19,20 @@ constexpr int kEstimateRuns = 3;
 // median is the row's figure.
 constexpr double kComputeShare = 0.75;
 
-// The vendors a row is timed against: that of its device and that of its precision (either may be absent, and
-// they may be the same backend).
+// The vendors a row is timed against: that of its device, that of its precision and the fastest vendor library of
+// its precision measured so far (any may be absent, and they may be the same backend).
 struct Partners {
   const Backend* vendor = nullptr;
   const Backend* precision_vendor = nullptr;
+  const Backend* best_vendor = nullptr;
 
-  // Each backend once, the device's vendor first.
+  // Each backend once, the device's vendor first, then the precision's, then the best.
   std::vector<const Backend*> distinct() const;
 };
 
-// Sets vs_vendor, its quartiles and vs_precision_vendor from the partners' samples (in distinct() order), paired
-// sample by sample with the row's when `paired`, else the median of each against `row_ms`'s single figure.
+// Sets vs_vendor, its quartiles, vs_precision_vendor and, with a best vendor, vs_best_vendor, best_vendor and
+// vs_best_vendor_pairs from the partners' samples (in distinct() order), paired sample by sample with the row's when
+// `paired`, else the median of each against `row_ms`'s single figure.
 void set_ratios(BenchmarkResult& r, const Partners& partners, const std::vector<std::vector<double>>& partner_ms,
                 const std::vector<double>& row_ms, bool paired);
 

@@ -1,4 +1,5 @@
 // Verification of a result against the float64 reference, and the ratios of a row against its vendors.
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -12,6 +13,7 @@ std::vector<const Backend*> Partners::distinct() const {
   std::vector<const Backend*> list;
   if (vendor) list.push_back(vendor);
   if (precision_vendor && precision_vendor != vendor) list.push_back(precision_vendor);
+  if (best_vendor && best_vendor != vendor && best_vendor != precision_vendor) list.push_back(best_vendor);
   return list;
 }
 
@@ -24,14 +26,26 @@ void set_ratios(BenchmarkResult& r, const Partners& partners, const std::vector<
     unpaired.median = median(partner_ms[partner]) / row_ms.front();
     return unpaired;
   };
+  const std::vector<const Backend*> timed = partners.distinct();
+  auto ratio_to = [&](const Backend* partner) {
+    const auto at = std::find(timed.begin(), timed.end(), partner);
+    return ratio(std::size_t(at - timed.begin()));
+  };
   if (!partners.vendor) return;
   const PairedRatio device = ratio(0);
   r.vs_vendor = device.median;
   r.vs_vendor_q1 = device.q1;
   r.vs_vendor_q3 = device.q3;
   r.vs_vendor_pairs = device.pairs;
-  if (partners.precision_vendor) r.vs_precision_vendor = partners.precision_vendor == partners.vendor ? device.median
-                                                                                                       : ratio(1).median;
+  if (partners.precision_vendor) r.vs_precision_vendor = ratio_to(partners.precision_vendor).median;
+  if (partners.best_vendor) {
+    const PairedRatio best = ratio_to(partners.best_vendor);
+    if (best.median > 0) {
+      r.vs_best_vendor = best.median;
+      r.best_vendor = partners.best_vendor->info().name;
+      r.vs_best_vendor_pairs = best.pairs;
+    }
+  }
 }
 
 void verify(Workspace& ws, const Problem& p, BenchmarkResult& r) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """bench/suite_summary.py on a run made up here: a ratio that the unpaired medians contradict by more than 1.5 times
-is marked with theirs and counted under the geometric mean; one they agree with is not."""
+is marked with theirs and counted under the geometric mean; one they agree with is not. A ratio timed against the best
+vendor itself says its own pairs with it; one composed through the baseline, the fewer of the two rows'."""
 import contextlib
 import io
 import json
@@ -12,16 +13,17 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
 import suite_summary  # noqa: E402
 
 
-def row(backend, m, ms, best=None, vendor=False):
+def row(backend, m, ms, best=None, vendor=False, best_pairs=0):
     return {"backend": backend, "device": "cpu", "vendor_library": vendor, "vendor": False, "m": m, "n": 64,
             "k": 64, "layout": "NN", "beta": 0, "status": "ok", "median_ms": ms, "gflops": 1.0,
-            "vs_vendor_pairs": 9, "vs_best_vendor": best, "best_vendor": "cpu/vendor" if best else None}
+            "vs_vendor_pairs": 9, "vs_best_vendor": best, "best_vendor": "cpu/vendor" if best else None,
+            "vs_best_vendor_pairs": best_pairs}
 
 
 run = {"context": {"peaks": []}, "results": [
     row("cpu/vendor", 1, 1.0, vendor=True), row("cpu/own", 1, 1.0, best=1.2),  # medians 1.0: within 1.5x
     row("cpu/vendor", 2, 1.0, vendor=True), row("cpu/own", 2, 2.0, best=5.0),  # medians 0.5: ten times apart
-    row("cpu/vendor", 3, 1.0, vendor=True), row("cpu/own", 3, 1.0, best=0.7)]}  # medians 1.0: 1.43x, within
+    row("cpu/vendor", 3, 1.0, vendor=True), row("cpu/own", 3, 1.0, best=0.7, best_pairs=23)]}  # 1.43x: within
 with tempfile.TemporaryDirectory() as folder:
     path = pathlib.Path(folder) / "run.json"
     path.write_text(json.dumps(run))
@@ -35,6 +37,8 @@ if len(lines) != 3:
     failures.append(f"three shapes listed, got {len(lines)}")
 elif "[medians give 0.500]" not in lines[1] or any("medians give" in lines[i] for i in (0, 2)):
     failures.append("only the second shape is marked, with the medians' 0.500")
+if len(lines) == 3 and ("9 pairs" not in lines[0] or "23 pairs" not in lines[2]):
+    failures.append("pairs: the fewer of the two rows' (9) where composed, its own with the best (23) where timed")
 if "1 that the medians contradict" not in text:
     failures.append("the count under the geometric mean")
 for failure in failures:
