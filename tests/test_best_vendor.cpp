@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../src/core/best_vendor.hpp"
+#include "../src/core/measurement.hpp"
 #include "../src/core/run.hpp"
 #include "logged_backend.hpp"
 #include "test_support.hpp"
@@ -137,4 +138,35 @@ TEST_CASE("a row's ratio to the best vendor is timed against that vendor, not co
   CHECK(vendor.vs_precision_vendor == doctest::Approx(2.0));
   CHECK(vendor.vs_best_vendor == doctest::Approx(1.0));
   CHECK(vendor.vs_best_vendor_pairs == 0);  // a vendor library's own ratio composes through the baseline
+}
+
+TEST_CASE("set_ratios: the best vendor's ratio comes from its own samples, paired, or for an estimate from its median") {
+  const Backend& baseline = find_backend("cpu/openblas");
+  const Backend& best = find_backend("cpu/gold");  // any other backend stands for the best library here
+  const Partners partners{&baseline, &baseline, &best};
+  REQUIRE(partners.distinct() == std::vector<const Backend*>{&baseline, &best});
+  BenchmarkResult paired;
+  set_ratios(paired, partners, {{10, 10, 10}, {5, 6, 7}}, {20, 20, 20}, true);
+  CHECK(paired.vs_vendor == doctest::Approx(0.5));
+  CHECK(paired.vs_precision_vendor == doctest::Approx(0.5));
+  CHECK(paired.best_vendor == "cpu/gold");
+  CHECK(paired.vs_best_vendor == doctest::Approx(0.3));
+  CHECK(paired.vs_best_vendor_pairs == 3);
+  BenchmarkResult estimate;  // one extrapolated figure for the row, the partners' full-size runs
+  set_ratios(estimate, partners, {{10}, {6, 8}}, {20}, false);
+  CHECK(estimate.vs_best_vendor == doctest::Approx(7.0 / 20));
+  CHECK(estimate.vs_best_vendor_pairs == 0);
+  // Three partners, as a TF32 row's on the GPU (cuBLAS FP32, cuBLAS TF32, cuBLASLt TF32): each ratio its own.
+  const Backend& precision = find_backend("cpu/gold-omp");
+  const Partners three{&baseline, &precision, &best};
+  REQUIRE(three.distinct() == std::vector<const Backend*>{&baseline, &precision, &best});
+  BenchmarkResult tf32_like;
+  set_ratios(tf32_like, three, {{40, 40}, {10, 10}, {8, 8}}, {20, 20}, true);
+  CHECK(tf32_like.vs_vendor == doctest::Approx(2.0));
+  CHECK(tf32_like.vs_precision_vendor == doctest::Approx(0.5));
+  CHECK(tf32_like.vs_best_vendor == doctest::Approx(0.4));
+  BenchmarkResult baseline_best;  // the baseline itself the best: no partner more, the same ratio
+  set_ratios(baseline_best, Partners{&baseline, &baseline, &baseline}, {{10, 12, 14}}, {20, 20, 20}, true);
+  CHECK(baseline_best.vs_best_vendor == doctest::Approx(baseline_best.vs_vendor));
+  CHECK(baseline_best.vs_best_vendor_pairs == 3);
 }
