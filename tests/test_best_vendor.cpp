@@ -111,8 +111,9 @@ TEST_CASE("a row's ratio to the best vendor is timed against that vendor, not co
   // The baseline reads 20 ms, but 80 ms while the row has a workspace (slowed beside the row alone, as OpenBLAS ran
   // beside cpu/blis on the H200's host); vendor A 10 ms, the row 25 ms. Through the baseline the row would read
   // (80 / 25) / (20 / 10) = 1.6 x the best; timed against A it is 10 / 25.
-  LoggedBackend row("test/row", find_backend("cpu/gold"), log), baseline("test/baseline", find_backend("cpu/gold"), log),
-      a("test/vendor-a", find_backend("cpu/gold"), log);
+  LoggedBackend row("test/row", find_backend("cpu/gold"), log);
+  LoggedBackend baseline("test/baseline", find_backend("cpu/gold"), log);
+  LoggedBackend a("test/vendor-a", find_backend("cpu/gold"), log);
   baseline.make_vendor_library(true);
   a.make_vendor_library(false);
   baseline.scripted_ms = {20};
@@ -140,7 +141,8 @@ TEST_CASE("a row's ratio to the best vendor is timed against that vendor, not co
   CHECK(vendor.vs_best_vendor_pairs == 0);  // a vendor library's own ratio composes through the baseline
 }
 
-TEST_CASE("set_ratios: the best vendor's ratio comes from its own samples, paired, or for an estimate from its median") {
+TEST_CASE("set_ratios: the best vendor's ratio comes from its own samples, paired, or for an estimate from its "
+          "median") {
   const Backend& baseline = find_backend("cpu/openblas");
   const Backend& best = find_backend("cpu/gold");  // any other backend stands for the best library here
   const Partners partners{&baseline, &baseline, &best};

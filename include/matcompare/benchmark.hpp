@@ -205,11 +205,11 @@ BenchmarkResult measure_paired(const Backend& backend, const Problem& problem, c
 // Every backend on every shape within run_budget_s. Each device's vendor backend, the vendor row of each precision
 // selected on it and every vendor library of those precisions are added when absent and measured first (the
 // baselines on their own, the other libraries paired with them); every other row is then measured paired with its
-// baselines and with the fastest of its precision's vendor libraries (vs_best_vendor). Each shape gets an equal share of the budget left; a few-row trial
-// of each of its rows tells what a full measurement would cost, rows that need less than an equal share get what
-// they need and the others share the rest equally (never more than time_limit_s each), so every row gets a
-// figure. Results come shape by shape, in registry order; `shape_done`, when given, gets each shape's as soon as they
-// are complete. Throws std::invalid_argument, before any work, for options
+// baselines and with the fastest of its precision's vendor libraries (vs_best_vendor). Each shape gets an equal
+// share of the budget left; a few-row trial of each of its rows tells what a full measurement would cost, rows that
+// need less than an equal share get what they need and the others share the rest equally (never more than
+// time_limit_s each), so every row gets a figure. Results come shape by shape, in registry order; `shape_done`, when
+// given, gets each shape's as soon as they are complete. Throws std::invalid_argument, before any work, for options
 // check_options refuses, a backend that is null or not one of all_backends() (naming its index), or a shape with
 // M, N or K below 1 (naming its index); std::runtime_error when a shape's problem does not fit in host memory.
 std::vector<BenchmarkResult> run_benchmarks(const std::vector<const Backend*>& backends,

@@ -13,7 +13,7 @@ void set_best_vendors(std::vector<BenchmarkResult>& shape_results) {
   };
   std::map<std::pair<DeviceKind, Precision>, Best> best;
   for (const BenchmarkResult& r : shape_results) {
-    if (!r.backend.vendor_library || r.backend.multi_gpu || r.status != Status::ok) continue;
+    if (!competes_for_best_vendor(r)) continue;
     const double speed = r.vs_precision_vendor;
     Best& b = best[{r.backend.device, r.backend.precision}];
     if (speed > b.speed) b = {speed, r.backend.name};

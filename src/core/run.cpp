@@ -205,7 +205,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
         r.vs_precision_vendor = 1.0;
         precision_vendor[{info.device, info.precision}] = b;
       }
-      if (info.vendor_library && !info.multi_gpu && r.status == Status::ok) {
+      if (competes_for_best_vendor(r)) {
         auto& best = best_library[{info.device, info.precision}];
         if (r.vs_precision_vendor > best.first) best = {r.vs_precision_vendor, b};
       }

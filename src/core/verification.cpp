@@ -26,12 +26,12 @@ void set_ratios(BenchmarkResult& r, const Partners& partners, const std::vector<
     unpaired.median = median(partner_ms[partner]) / row_ms.front();
     return unpaired;
   };
+  if (!partners.vendor) return;
   const std::vector<const Backend*> timed = partners.distinct();
   auto ratio_to = [&](const Backend* partner) {
     const auto at = std::find(timed.begin(), timed.end(), partner);
     return ratio(std::size_t(at - timed.begin()));
   };
-  if (!partners.vendor) return;
   const PairedRatio device = ratio(0);
   r.vs_vendor = device.median;
   r.vs_vendor_q1 = device.q1;
