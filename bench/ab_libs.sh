@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Two builds of the library compared on one machine, in alternation (A B A B ...): one set of binaries, the
 # library swapped by LD_LIBRARY_PATH, so that both meet the same drift, heat and neighbours. Each run pairs every
-# row with its vendor in that run (the harness's paired ratio; for a TF32 row, the same-precision vendor's); the
-# table lists each build's GFLOP/s and ratios side by side.
+# row with its vendor in that run (the harness's paired ratio; for a TF32 row, the same-precision vendor's) and with
+# the best vendor of its precision; the table lists each build's GFLOP/s and both ratios side by side.
 #   bench/ab_libs.sh OUT_DIR BIN_DIR LIB_DIR_A LIB_DIR_B ROUNDS [matcompare options...]
 # BIN_DIR holds a matcompare binary built beside either library (e.g. copied from build/apps); each LIB_DIR holds a
 # libmatcompare.so.0. The runs go to OUT_DIR/ab_<round>_<A|B>.json.
@@ -32,8 +32,9 @@ for r in range(1, rounds + 1):
                 continue
             key = (row["backend"], f"{row['m']}x{row['n']}x{row['k']}")
             ratio = row["vs_precision_vendor"] or row["vs_vendor"] or 0
-            table.setdefault(key, {"A": [], "B": []})[side].append((row["gflops"] or 0, ratio))
+            best = row.get("vs_best_vendor") or 0
+            table.setdefault(key, {"A": [], "B": []})[side].append((row["gflops"] or 0, ratio, best))
 for (backend, shape), sides in table.items():
-    cells = "  ".join(f"{s}: " + " ".join(f"{g:8.0f} x{x:.3f}" for g, x in sides[s]) for s in "AB")
+    cells = "  ".join(f"{s}: " + " ".join(f"{g:8.0f} x{x:.3f} best x{b:.3f}" for g, x, b in sides[s]) for s in "AB")
     print(f"{backend:26s} {shape:15s} {cells}")
 PY

@@ -1,28 +1,35 @@
 #!/usr/bin/env bash
-# Issues 30 and 31, 2026-11-29 (fourteenth session): 3xTF32's large products read 1.75 x the best FP32 vendor at
-# 8192^3 at f91fb7d and 2.56 at 7acd880, the three-pass kernel's DRAM reads under Nsight Compute 37 GB against 7.4
-# (bench/NOTES.md, "3xTF32 on large products"), with that kernel's code the same but for two parameters and a branch
-# it never takes. This separates the code from the machine's state in one call: the CLI built at the tree carried (B)
-# and again with src/gpu/hopper as it was at f91fb7d (A: experiments/hopper_at_f91fb7d.patch, tests off), then
-# bench/ab_libs.sh swaps the two libraries, ROUNDS rounds (2 unless given), on shapes/three_pass_large.txt with 3xTF32
-# and the FP32 vendors, and Nsight Compute reads the kernel's DRAM bytes once per side at 8192^3. Same figures on both
-# sides: the machine; A slower on every round: the code.
-# Usage (device tool, .whl carried): h200_three_pass_ab.sh OUT COMMIT [ROUNDS]
+# Issues 30 and 31, 2026-11-29 (fourteenth and fifteenth sessions): 3xTF32's large products with the tree carried (B)
+# against the same tree with PATCH applied (A), in one call, so that both meet the same machine: the CLI built at
+# each, bench/ab_libs.sh swapping the two libraries ROUNDS times (2 unless given) over shapes/three_pass_large.txt with
+# 3xTF32 and the FP32 vendors, and Nsight Compute's DRAM bytes, L2 hit rate and SM throughput for the three-pass
+# kernel at 8192^3 once per side. PATCH: experiments/hopper_at_f91fb7d.patch (src/gpu/hopper as at f91fb7d: was the
+# 1.75 -> 2.56 between two sessions the code? bench/NOTES.md, "3xTF32 on large products") or
+# experiments/three_pass_waves_off.patch (the waves in step taken out: "3xTF32's waves in step"). With `check` last,
+# B is tested first: test_gpu_backends, test_accuracy, test_tuning_table, and memcheck on 3xTF32 at a product of
+# several waves (2000x2200x70 on 256x128 tiles: 144 tiles) in every layout.
+# Usage (device tool, .whl carried): h200_three_pass_ab.sh OUT COMMIT PATCH [ROUNDS] [check]
 set -uo pipefail
-out=$1 commit=$2 rounds=${3:-2}
+out=$1 commit=$2 patch=$3 rounds=${4:-2} stage=${5:-}
 source bench/device_out.sh
 build_only "$commit"
+if [ "$stage" = check ]; then
+  gpu_tests
+  build/tests/test_tuning_table > "$out/logs/test_tuning_table.log" 2>&1
+  log "test_tuning_table exit $?: $(grep -E 'test cases:' "$out/logs/test_tuning_table.log")"
+  MATCOMPARE_TF32_TILE=256x128 sanitize memcheck 2000 2200 70 tensor-core-3xtf32 150
+fi
 rm -rf /tmp/three_a && mkdir -p /tmp/three_a
 tar --exclude=./build --exclude=./build-cpu -cf - . | tar -C /tmp/three_a -xf -
-(cd /tmp/three_a && patch -p1 < bench/experiments/hopper_at_f91fb7d.patch > "$out/logs/patch_a.log" 2>&1) ||
-  { log "the patch does not apply"; exit 1; }
+(cd /tmp/three_a && patch -p1 < "$patch" > "$out/logs/patch_a.log" 2>&1) || { log "the patch does not apply"; exit 1; }
 sed -i 's|option(MATCOMPARE_BUILD_TESTS "Build the test suite" ON)|option(MATCOMPARE_BUILD_TESTS "" OFF)|' \
   /tmp/three_a/CMakeLists.txt
-(cd /tmp/three_a && source bench/gpu_build.sh && gpu_build "$commit-hopper-f91fb7d" "$out/logs" > "$out/logs/a.txt" 2>&1) ||
+label=$(basename "$patch" .patch)
+(cd /tmp/three_a && source bench/gpu_build.sh && gpu_build "$commit-$label" "$out/logs" > "$out/logs/a.txt" 2>&1) ||
   { log "build A failed"; exit 1; }
-log "built A (src/gpu/hopper at f91fb7d) and B ($commit)"
+log "built A ($label) and B ($commit)"
 bash bench/ab_libs.sh "$out/results" build/apps /tmp/three_a/build/src build/src "$rounds" \
-  --shapes bench/shapes/three_pass_large.txt --filter tensor-core-3xtf32,cublas-fp32,cublaslt-fp32 --budget 40 \
+  --shapes bench/shapes/three_pass_large.txt --filter tensor-core-3xtf32,cublas-fp32,cublaslt-fp32 --budget 30 \
   > "$out/logs/ab.txt" 2>&1
 log "A/B done"
 cat "$out/logs/ab.txt"

@@ -106,6 +106,17 @@ __device__ __forceinline__ void wait_barrier(std::uint32_t bar, int parity) {
       : "memory");
 }
 
+// Spins until the count in device memory that other blocks add to reaches `target`; it orders nothing else, so it only
+// paces a block's loads against the others'.
+__device__ __forceinline__ void wait_for_count(const unsigned* count, unsigned target) {
+  for (;;) {
+    unsigned seen;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(count) : "memory");
+    if (seen >= target) return;
+    __nanosleep(64);
+  }
+}
+
 // The box at (col, row) of a tensor map into shared memory, completing on barrier `bar`.
 __device__ __forceinline__ void load_tile_2d(const CUtensorMap* map, std::uint32_t dst, std::uint32_t bar, int col,
                                              int row) {

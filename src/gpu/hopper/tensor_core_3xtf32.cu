@@ -85,7 +85,7 @@ KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
     std::snprintf(ratio, sizeof ratio, "%.1f", e.three_passes_s / e.simt_s);
     return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel + " (three passes estimated " + ratio + "x as long)"};
   }
-  return {"3xTF32 " + tf32_plan_name(tf32_plan_here(shape))};
+  return {three_pass_plan_name(shape, tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
@@ -97,7 +97,8 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   float* a_split = static_cast<float*>(g.scratch);
   float* b_split = a_split + 2 * std::size_t(a_rows) * g.k_padded;
   const std::size_t split_floats = 2 * (std::size_t(a_rows) + b_rows) * g.k_padded;
-  if (g.k_padded % 4 != 0 || split_floats * sizeof(float) > g.scratch_bytes)
+  const std::size_t before_planes = split_floats * sizeof(float) + kWaveCountBytes;
+  if (g.k_padded % 4 != 0 || before_planes > g.scratch_bytes)
     throw std::logic_error("gpu/tensor-core-3xtf32: its scratch was sized for K padded to 4");
   if (g.a_transposed)
     launch_k_major_copy<2, false>(g, g.a, g.lda, g.m, a_rows, a_split);
@@ -107,15 +108,19 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
     launch_split_k_major<true>(g, g.b, g.ldb, g.n, b_rows, b_split);
   else
     launch_k_major_copy<2, true>(g, g.b, g.ldb, g.n, b_rows, b_split);
+  const Tf32Plan plan = tf32_plan_here(shape);
+  unsigned* wave_count = reinterpret_cast<unsigned*>(a_split + split_floats);
   launch_3xtf32_passes(g, "gpu/tensor-core-3xtf32", {a_split, 2 * a_rows, g.k_padded, a_rows},
-                       {b_split, 2 * b_rows, g.k_padded, b_rows}, tf32_plan_here(shape),
-                       a_split + split_floats, g.scratch_bytes - split_floats * sizeof(float));
+                       {b_split, 2 * b_rows, g.k_padded, b_rows}, plan,
+                       three_pass_waves_in_step(shape, plan) ? wave_count : nullptr,
+                       a_split + split_floats + kWaveCountBytes / sizeof(float), g.scratch_bytes - before_planes);
 }
 
 std::size_t split_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsFp32Rows)) return few_rows_scratch_bytes(s, kFewRowsFp32Rows);
   if (simt_takes(s)) return simt_tuned_scratch_bytes(s);
-  return split_part_bytes(s.m, s) + split_part_bytes(s.n, s) + tf32_partial_bytes(s, tf32_plan_here(s));
+  return split_part_bytes(s.m, s) + split_part_bytes(s.n, s) + kWaveCountBytes +
+         tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
 }  // namespace matcompare::gpu

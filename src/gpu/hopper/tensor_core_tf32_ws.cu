@@ -198,13 +198,16 @@ __device__ __forceinline__ void add_cluster_slices(const float (&acc)[kSlabs][kA
 // slice of K); with splits > 1 the grid is one unit a block, launched in clusters of `splits` blocks (a tile's
 // slices, block r of a cluster slice r), which add their sums up in shared memory (add_cluster_slices); or, where the
 // plan sums in planes, each unit writes its raw sum to its plane of `partials` (rows ld_partial apart) instead of C.
+// wave_count, where not null, is a zeroed count in device memory that keeps the blocks' waves of units in step (see
+// the producer).
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_constant__ CUtensorMap a_map,
                                                                    const __grid_constant__ CUtensorMap b_map,
                                                                    float* __restrict__ c, int ldc, float alpha,
                                                                    float beta, int m, int n, int k_padded,
                                                                    int big_a_rows, int big_b_rows, int splits,
-                                                                   float* __restrict__ partials, int ld_partial) {
+                                                                   float* __restrict__ partials, int ld_partial,
+                                                                   unsigned* __restrict__ wave_count) {
 #if MC_HOPPER_DEVICE_CODE
   using T = Tile<kRows, kSlabs>;
   constexpr int kStages = T::kStages, kStageBytes = T::kStageBytes, kATileBytes = T::kATileBytes;
@@ -240,11 +243,17 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
 
   // Ring position `it` counts k tiles over all of this block's units: stage it % kStages, its use number
   // it / kStages selects the barrier phase.
+  // With a wave count, the producer starts a block's unit of wave w + 1 (units [(w + 1) G, (w + 2) G) of a grid of G
+  // blocks) only once every block has loaded its unit of wave w: the tiles of a wave, neighbours in the raster, then
+  // walk K together and find each other's operand tiles in the L2. Left alone, blocks that finish a unit early start
+  // the next early, the waves drift apart over many units, and the three passes' large products read their operands
+  // from DRAM several times over (bench/NOTES.md, "3xTF32 on large products").
   if (warpgroup == 0) {
     shrink_registers<kProducerRegisters<kPasses>>();
     if (tid != 0) return;
-    int it = 0;
-    for (int u = blockIdx.x; u < units; u += gridDim.x) {
+    int it = 0, wave = 0;
+    for (int u = blockIdx.x; u < units; u += gridDim.x, ++wave) {
+      if (wave_count != nullptr && wave > 0) wait_for_count(wave_count, unsigned(wave) * gridDim.x);
       int tile_m, tile_n, k_first, k_count;
       unit_of(u, tile_m, tile_n, k_first, k_count);
       int pass = 0, k_tile = k_first;  // of each step, counted on rather than divided out
@@ -270,6 +279,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
           }
         }
       }
+      if (wave_count != nullptr) atomicAdd(wave_count, 1u);
     }
     return;
   }
@@ -491,9 +501,11 @@ int tile_cluster_slots(int size) {
 }
 
 // b: B^T's split parts for three passes; for one, B is g.b. partials: the plan's planes, where it sums in planes.
+// wave_count, where not null, keeps the waves in step: zeroed here, and the grid launched cooperatively, so that the
+// runtime refuses it rather than let a block wait for one that is not running.
 template <int kRows, int kSlabs, bool kBKMajor, int kPasses>
 void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
-                 const Tf32Plan& plan, float* partials) {
+                 const Tf32Plan& plan, unsigned* wave_count, float* partials) {
   using T = Tile<kRows, kSlabs>;
   const int splits = plan.splits, sms = plan.sm_count;
   const int units = int(ceil_div(g.m, T::kBM) * ceil_div(g.n, T::kBN)) * splits;
@@ -520,12 +532,20 @@ void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, co
   const bool planes = splits > 1 && plan.sums_in_planes;
   const int ld_partial = tf32_partial_ld(g.n);
   cudaLaunchAttribute cluster{};
-  const cudaLaunchConfig_t config = launch_config<kRows, kSlabs, kBKMajor, kPasses>(units < sms ? units : sms,
-                                                                                     planes ? 1 : splits, g.stream,
-                                                                                     cluster);
+  cudaLaunchConfig_t config = launch_config<kRows, kSlabs, kBKMajor, kPasses>(units < sms ? units : sms,
+                                                                               planes ? 1 : splits, g.stream, cluster);
+  cudaLaunchAttribute cooperative{};
+  if (wave_count != nullptr) {
+    if (splits != 1) throw std::logic_error(std::string(step) + ": waves in step need an unsplit plan");
+    MC_CUDA_CHECK(cudaMemsetAsync(wave_count, 0, sizeof(unsigned), g.stream));
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+  }
   MC_CUDA_CHECK(cudaLaunchKernelEx(&config, tensor_core_tf32_ws<kRows, kSlabs, kBKMajor, kPasses>, a_map, b_map, g.c,
                                    g.ldc, g.alpha, g.beta, g.m, g.n, g.k_padded, a.big_rows, b ? b->big_rows : 0,
-                                   splits, planes ? partials : nullptr, ld_partial));
+                                   splits, planes ? partials : nullptr, ld_partial, wave_count));
   if (!planes) return;
   sum_partials<<<4 * sms, 256, 0, g.stream>>>(partials, ld_partial, splits, g.c, g.ldc, g.m, g.n, g.alpha, g.beta);
   MC_CHECK_LAUNCH();
@@ -533,11 +553,11 @@ void launch_tile(const DeviceGemm& g, const char* step, const Tf32Operand& a, co
 
 template <bool kBKMajor, int kPasses>
 void launch_planned(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand* b,
-                    const Tf32Plan& plan, float* partials) {
-  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan, partials);
-  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan, partials);
+                    const Tf32Plan& plan, unsigned* wave_count, float* partials) {
+  if (plan.tile.rows == 256) return launch_tile<256, 1, kBKMajor, kPasses>(g, step, a, b, plan, wave_count, partials);
+  if (plan.tile.rows == 64) return launch_tile<64, 2, kBKMajor, kPasses>(g, step, a, b, plan, wave_count, partials);
+  if (plan.tile.cols == 256) return launch_tile<128, 2, kBKMajor, kPasses>(g, step, a, b, plan, wave_count, partials);
+  return launch_tile<128, 1, kBKMajor, kPasses>(g, step, a, b, plan, wave_count, partials);
 }
 
 // Throws unless the plan's planes fit `partial_capacity` bytes.
@@ -575,15 +595,15 @@ void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& 
                       float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
   check_partials(g, step, plan, partial_capacity);
-  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, partials);
-  launch_planned<false, 1>(g, step, a, nullptr, plan, partials);
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, nullptr, partials);
+  launch_planned<false, 1>(g, step, a, nullptr, plan, nullptr, partials);
 }
 
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
-                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity) {
+                          const Tf32Plan& plan, unsigned* wave_count, float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
   check_partials(g, step, plan, partial_capacity);
-  launch_planned<false, 3>(g, step, a, &b, plan, partials);
+  launch_planned<false, 3>(g, step, a, &b, plan, wave_count, partials);
 }
 
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {

@@ -117,6 +117,20 @@ inline std::string tf32_plan_name(const Tf32Plan& plan) {
          (plan.sums_in_planes ? ", sums in planes" : "");
 }
 
+// Whether the three passes keep the grid's waves of units in step (tensor_core_tf32_ws.cu's producer): where the
+// plan's tiles, unsplit, come in more than one wave. The blocks count their units in kWaveCountBytes of scratch, a
+// count rounded up so that what follows it stays 16-byte aligned.
+inline bool three_pass_waves_in_step(const GemmShape& s, const Tf32Plan& plan) {
+  const std::int64_t tiles =
+      (s.m + plan.tile.rows - 1) / plan.tile.rows * ((s.n + plan.tile.cols - 1) / plan.tile.cols);
+  return plan.splits == 1 && tiles > plan.sm_count;
+}
+constexpr std::size_t kWaveCountBytes = 16;
+// What 3xTF32's result names as the kernel: "3xTF32 128x256, waves in step".
+inline std::string three_pass_plan_name(const GemmShape& s, const Tf32Plan& plan) {
+  return "3xTF32 " + tf32_plan_name(plan) + (three_pass_waves_in_step(s, plan) ? ", waves in step" : "");
+}
+
 // The current GPU's Tf32ClusterSlots, asked of the CUDA runtime.
 int tf32_cluster_slots(const Tf32Tile& t, int size);
 // The plan for the current GPU: tf32_plan with its SMs and cluster slots, or its plan for the one tile
@@ -136,9 +150,10 @@ struct Tf32Operand {
 void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
                       float* partials, std::size_t partial_capacity);
 // C = alpha (big(A)big(B) + big(A)small(B) + small(A)big(B)) + beta C, FP32-accurate: `a` holds A's parts, `b` B^T's
-// (C's columns as rows, in paired_row order: k_major_copy.cuh); the plan and partials as above.
+// (C's columns as rows, in paired_row order: k_major_copy.cuh); the plan and partials as above. wave_count: device
+// memory of kWaveCountBytes where three_pass_waves_in_step holds, else nullptr.
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
-                          const Tf32Plan& plan, float* partials, std::size_t partial_capacity);
+                          const Tf32Plan& plan, unsigned* wave_count, float* partials, std::size_t partial_capacity);
 
 // A plan's planes, where it sums in planes: one m x n plane per split, rows rounded to 4 floats (16-byte aligned).
 inline int tf32_partial_ld(std::int64_t n) { return int((n + 3) / 4 * 4); }
@@ -156,7 +171,7 @@ inline std::size_t tf32_k_major_a_bytes(const GemmShape& s) {
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, then B^T's, each part's rows (M, N) rounded up
-// to kTf32PassRows and its columns to the padding of K (4, as above); then its plan's planes.
+// to kTf32PassRows and its columns to the padding of K (4, as above); then the wave count; then its plan's planes.
 inline int split_rows(std::int64_t extent) {
   return int((extent + kTf32PassRows - 1) / kTf32PassRows * kTf32PassRows);
 }
