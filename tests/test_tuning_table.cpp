@@ -369,10 +369,13 @@ TEST_CASE("the TF32 engine's plan: where clusters do not all fit, fewer ways for
   CHECK(gpu::tf32_plan_name(gpu::tf32_plan({1024, 1024, 1024}, 132, nullptr, h200)) ==
         "256x128, K split 4 ways, sums in planes");
   CHECK(gpu::tf32_plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, h200)) == "64x256, K split 6 ways");
-  // 3xTF32 keeps its waves in step where the unsplit tiles are more than the SMs: 8192^3's 2048 tiles, not 2048^3's
-  // 128 in one wave, nor a split plan's.
+}
+
+// 3xTF32 keeps its waves in step where the unsplit tiles are more than the SMs: 8192^3's 2048 tiles, not 2048^3's
+// 128 in one wave, nor a split plan's.
+TEST_CASE("3xTF32 keeps its grid's waves in step where its unsplit tiles are more than the SMs, and says so") {
   for (const GemmShape s : {GemmShape{8192, 8192, 8192}, GemmShape{2048, 2048, 2048}, GemmShape{1024, 1024, 1024}}) {
-    const gpu::Tf32Plan p = gpu::tf32_plan(s, 132, nullptr, h200);
+    const gpu::Tf32Plan p = gpu::tf32_plan(s, 132);
     INFO(to_string(s));
     CHECK(gpu::three_pass_waves_in_step(s, p) == (s.m == 8192));
     CHECK(gpu::three_pass_plan_name(s, p) ==
