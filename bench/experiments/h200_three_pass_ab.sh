@@ -7,10 +7,13 @@
 # 1.75 -> 2.56 between two sessions the code? bench/NOTES.md, "3xTF32 on large products") or
 # experiments/three_pass_waves_off.patch (the waves in step taken out: "3xTF32's waves in step"). With `check` last,
 # B is tested first: test_gpu_backends, test_accuracy, test_tuning_table, and memcheck on 3xTF32 at a product of
-# several waves (2000x2200x70 on 256x128 tiles: 144 tiles) in every layout.
-# Usage (device tool, .whl carried): h200_three_pass_ab.sh OUT COMMIT PATCH [ROUNDS] [check]
+# several waves (2000x2200x70 on 256x128 tiles: 144 tiles) in every layout. ROW and VENDORS, when set, name another
+# row of the engine and its vendors: ROW=tensor-core-tf32-ws VENDORS=cublas-tf32,cublaslt-tf32,cutlass-tf32 with
+# experiments/tf32_waves_on.patch (A: the one-pass kernel's waves in step too, an experiment not yet run).
+# Usage (device tool, .whl carried): [ROW=… VENDORS=…] h200_three_pass_ab.sh OUT COMMIT PATCH [ROUNDS] [check]
 set -uo pipefail
 out=$1 commit=$2 patch=$3 rounds=${4:-2} stage=${5:-}
+row=${ROW:-tensor-core-3xtf32} vendors=${VENDORS:-cublas-fp32,cublaslt-fp32}
 source bench/device_out.sh
 build_only "$commit"
 if [ "$stage" = check ]; then
@@ -29,7 +32,7 @@ label=$(basename "$patch" .patch)
   { log "build A failed"; exit 1; }
 log "built A ($label) and B ($commit)"
 bash bench/ab_libs.sh "$out/results" build/apps /tmp/three_a/build/src build/src "$rounds" \
-  --shapes bench/shapes/three_pass_large.txt --filter tensor-core-3xtf32,cublas-fp32,cublaslt-fp32 --budget 30 \
+  --shapes bench/shapes/three_pass_large.txt --filter "$row,$vendors" --budget 30 \
   > "$out/logs/ab.txt" 2>&1
 log "A/B done"
 cat "$out/logs/ab.txt"
@@ -40,7 +43,7 @@ for side in A B; do
   [ $side = A ] && lib=/tmp/three_a/build/src
   LD_LIBRARY_PATH=$lib:/usr/local/cuda/lib64 timeout 150 ncu --csv --page raw --kernel-name-base demangled \
     -k "regex:tensor_core_tf32_ws<.int.256" --launch-skip 4 --launch-count 3 --metrics "$metrics" $cli --m 8192 \
-    --n 8192 --k 8192 --layout NT --filter tensor-core-3xtf32 --repetitions 1 --min-time 0 --no-flush \
+    --n 8192 --k 8192 --layout NT --filter "$row" --repetitions 1 --min-time 0 --no-flush \
     > "$out/logs/ncu_$side.csv" 2> "$out/logs/ncu_$side.err"
   log "ncu $side exit $?"
 done
