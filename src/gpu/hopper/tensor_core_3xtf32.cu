@@ -99,7 +99,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   const std::size_t split_floats = 2 * (std::size_t(a_rows) + b_rows) * g.k_padded;
   const std::size_t before_planes = split_floats * sizeof(float) + kWaveCountBytes;
   if (g.k_padded % 4 != 0 || before_planes > g.scratch_bytes)
-    throw std::logic_error("gpu/tensor-core-3xtf32: its scratch was sized for K padded to 4");
+    throw std::logic_error("gpu/tensor-core-3xtf32: its scratch was sized for K padded to 4, with the wave count");
   if (g.a_transposed)
     launch_k_major_copy<2, false>(g, g.a, g.lda, g.m, a_rows, a_split);
   else

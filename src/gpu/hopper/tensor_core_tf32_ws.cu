@@ -12,8 +12,9 @@
 // and add their sums up through each other's shared memory; where the GPU cannot run every such cluster at once, the
 // larger tiles keep their splits and a second kernel adds their sums from planes in device memory (tf32_passes.hpp).
 // Run with three passes over K on split operands, it is also the engine of gpu/tensor-core-3xtf32; there B's parts
-// arrive split and K-major by TMA like A's, both wgmma operands are read from shared memory, and the last pass adds each k tile's products to the accumulators
-// in FP32 rather than in the tensor cores' chain, which drops bits at every step. (With B split in registers, its
+// arrive split and K-major by TMA like A's, both wgmma operands are read from shared memory, the last pass adds each
+// k tile's products to the accumulators in FP32 rather than in the tensor cores' chain, which drops bits at every
+// step, and the persistent grid's waves are kept in step where there are several. (With B split in registers, its
 // partial sums left ptxas too few registers to pipeline the wgmmas: bench/NOTES.md, "Both operands from shared
 // memory"; tests/check_wgmma_pipelines.cmake keeps every kernel pipelined.) Needs sm_90a.
 // Layouts: B stored transposed (N×K) arrives by TMA K-major, and the consumers read their fragments from it with
@@ -244,10 +245,10 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // Ring position `it` counts k tiles over all of this block's units: stage it % kStages, its use number
   // it / kStages selects the barrier phase.
   // With a wave count, the producer starts a block's unit of wave w + 1 (units [(w + 1) G, (w + 2) G) of a grid of G
-  // blocks) only once every block has loaded its unit of wave w: the tiles of a wave, neighbours in the raster, then
-  // walk K together and find each other's operand tiles in the L2. Left alone, blocks that finish a unit early start
-  // the next early, the waves drift apart over many units, and the three passes' large products read their operands
-  // from DRAM several times over (bench/NOTES.md, "3xTF32 on large products").
+  // blocks) only once every block has issued the loads of its unit of wave w: the tiles of a wave, neighbours in the
+  // raster, then walk K together and find each other's operand tiles in the L2. Left alone, blocks that finish a unit
+  // early start the next early, the waves drift apart over many units, and the three passes' large products read
+  // their operands from DRAM several times over (bench/NOTES.md, "3xTF32's waves in step").
   if (warpgroup == 0) {
     shrink_registers<kProducerRegisters<kPasses>>();
     if (tid != 0) return;
