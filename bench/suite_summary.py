@@ -10,6 +10,11 @@ with each of them, and a baseline disturbed beside one and not the other made th
 (a one-sample row's cold first run, a neighbour) disagree with its pairs.
 
 Usage: bench/suite_summary.py RUN.json [RUN.json ...]
+       bench/suite_summary.py --markdown RUN.json[+RUN.json ...] [...]
+
+--markdown prints one table line per argument instead (the README's "On real workloads"): the suite, the device, the
+commit, and for each own row its geometric mean and worst ratio; RUN.json files joined by "+" count as one suite (a
+suite run in two parts, such as deepbench-training and its tail).
 """
 import json
 import math
@@ -68,14 +73,59 @@ def summarise(path):
             print(f"    {shape:24s} x best vendor {ratio:6.3f} ({r.get('best_vendor')}, {pairs} "
                   f"pair{'s' if pairs != 1 else ''})  {(r.get('gflops') or 0) / 1000:8.1f} TFLOP/s  {hbm}{medians}")
         if ratios:
-            geomean = math.exp(sum(math.log(x) for x, _ in ratios) / len(ratios))
+            geomean = geometric_mean([x for x, _ in ratios])
             worst = min(ratios)
             print(f"    geometric mean {geomean:.3f} over {len(ratios)} shapes, {single} of one pair, {apart} that the "
                   f"medians contradict; worst {worst[0]:.3f} at {worst[1]}")
 
 
+def geometric_mean(values):
+    return math.exp(sum(math.log(x) for x in values) / len(values))
+
+
+def markdown(arguments):
+    """One Markdown line per argument (files joined by "+" as one suite): suite, device, commit(s), and per own row
+    its geometric mean of vs_best_vendor and its worst, over the shapes where it has one."""
+    lines, columns = [], []
+    for argument in arguments:
+        ratios, suites, devices, commits = {}, [], [], []
+        for path in argument.split("+"):
+            run = json.load(open(path))
+            context = run["context"]
+            suite = (context.get("suite") or {}).get("name") or path.rsplit("/", 1)[-1].removesuffix(".json")
+            own_gpu = any(r["device"] == "gpu" and not (r.get("vendor_library") or r.get("vendor"))
+                          for r in run["results"])
+            device = (f"{context['gpu']['name']} ({context.get('cpu_cores')}-core host)" if own_gpu else
+                      f"{context.get('cpu_model')}, {context.get('omp_threads')} threads")
+            for values, value in ((suites, suite), (devices, device), (commits, context["git_commit"][:7])):
+                if value not in values:
+                    values.append(value)
+            for r in run["results"]:
+                if r.get("vendor_library") or r.get("vendor") or not r.get("vs_best_vendor"):
+                    continue
+                if r["status"] not in ("ok", "estimated"):
+                    continue
+                if r["backend"] not in columns:
+                    columns.append(r["backend"])
+                ratios.setdefault(r["backend"], []).append(r["vs_best_vendor"])
+        lines.append((" + ".join(suites), "; ".join(devices), ", ".join(commits), ratios))
+    print("| suite | device | commit | " + " | ".join(f"`{c}`" for c in columns) + " |")
+    print("|---|---|---|" + "---:|" * len(columns))
+    for suite, device, commits, ratios in lines:
+        cells = []
+        for c in columns:
+            if c not in ratios:
+                cells.append("")
+                continue
+            cells.append(f"{geometric_mean(ratios[c]):.2f} (worst {min(ratios[c]):.2f}) over {len(ratios[c])}")
+        print(f"| {suite} | {device} | {commits} | " + " | ".join(cells) + " |")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    if len(sys.argv) < 2 or sys.argv[1:] == ["--markdown"]:
         sys.exit(__doc__)
-    for path in sys.argv[1:]:
-        summarise(path)
+    if sys.argv[1] == "--markdown":
+        markdown(sys.argv[2:])
+    else:
+        for path in sys.argv[1:]:
+            summarise(path)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/suite_summary.py on a run made up here: a ratio that the unpaired medians contradict by more than 1.5 times
 is marked with theirs and counted under the geometric mean; one they agree with is not. A ratio timed against the best
-vendor itself says its own pairs with it; one composed through the baseline, the fewer of the two rows'."""
+vendor itself says its own pairs with it; one composed through the baseline, the fewer of the two rows'. --markdown: a
+line per suite with each own row's geometric mean and worst, files joined by "+" as one suite."""
 import contextlib
 import io
 import json
@@ -20,7 +21,7 @@ def row(backend, m, ms, best=None, vendor=False, best_pairs=0):
             "vs_best_vendor_pairs": best_pairs}
 
 
-run = {"context": {"peaks": []}, "results": [
+run = {"context": {"peaks": [], "git_commit": "abc1234def", "cpu_model": "Test CPU", "omp_threads": 2}, "results": [
     row("cpu/vendor", 1, 1.0, vendor=True), row("cpu/own", 1, 1.0, best=1.2),  # medians 1.0: within 1.5x
     row("cpu/vendor", 2, 1.0, vendor=True), row("cpu/own", 2, 2.0, best=5.0),  # medians 0.5: ten times apart
     row("cpu/vendor", 3, 1.0, vendor=True), row("cpu/own", 3, 1.0, best=0.7, best_pairs=23)]}  # 1.43x: within
@@ -30,6 +31,9 @@ with tempfile.TemporaryDirectory() as folder:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         suite_summary.summarise(str(path))
+    table = io.StringIO()
+    with contextlib.redirect_stdout(table):
+        suite_summary.markdown([str(path), f"{path}+{path}"])
 text = out.getvalue()
 lines = [line for line in text.splitlines() if "x best vendor" in line]
 failures = []
@@ -41,7 +45,15 @@ if len(lines) == 3 and ("9 pairs" not in lines[0] or "23 pairs" not in lines[2])
     failures.append("pairs: the fewer of the two rows' (9) where composed, its own with the best (23) where timed")
 if "1 that the medians contradict" not in text:
     failures.append("the count under the geometric mean")
+# The ratios 1.2, 5.0 and 0.7: geometric mean 1.61, worst 0.70; twice over when the file is given twice with "+".
+table_lines = table.getvalue().splitlines()
+if table_lines[:1] != ["| suite | device | commit | `cpu/own` |"] or len(table_lines) != 4:
+    failures.append(f"markdown: a header naming the own row and two lines, got {table_lines}")
+elif table_lines[2] != "| run | Test CPU, 2 threads | abc1234 | 1.61 (worst 0.70) over 3 |" or \
+        table_lines[3] != "| run | Test CPU, 2 threads | abc1234 | 1.61 (worst 0.70) over 6 |":
+    failures.append(f"markdown: geometric mean, worst and count per suite, files joined by + as one: {table_lines}")
 for failure in failures:
     print("FAILED:", failure)
 print(text)
+print(table.getvalue())
 sys.exit(1 if failures else 0)
