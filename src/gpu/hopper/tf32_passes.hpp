@@ -82,6 +82,11 @@ constexpr std::int64_t kTf32PlaneMinKTiles = 8;
 // its SMs, and a GPC's SMs need not divide by the size).
 using Tf32ClusterSlots = int (*)(const Tf32Tile& t, int size);
 
+// How many block tiles of `t` cover C.
+inline std::int64_t tf32_tiles(const GemmShape& s, const Tf32Tile& t) {
+  return (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
+}
+
 // The persistent grid walks its work in waves of sm_count blocks, and a wave takes as long full or not. While the
 // tiles alone leave SMs idle, a tile's k tiles are split among up to its max_splits blocks. A split's blocks are one
 // cluster, and every tile's cluster must run at once (`cluster_slots`, asked from the most splits the SMs allow down;
@@ -96,7 +101,7 @@ inline Tf32Plan tf32_plan(const GemmShape& s, int sm_count, const Tf32Tile* only
   double best_cost = 0;
   for (const Tf32Tile& t : kTf32Tiles) {
     if (only ? only->rows != t.rows || only->cols != t.cols : s.m > t.max_c_rows) continue;
-    const std::int64_t tiles = (s.m + t.rows - 1) / t.rows * ((s.n + t.cols - 1) / t.cols);
+    const std::int64_t tiles = tf32_tiles(s, t);
     int splits = int(std::max<std::int64_t>(1, std::min<std::int64_t>({t.max_splits, sm_count / tiles, k_tiles})));
     int in_clusters = splits;
     while (in_clusters > 1 && cluster_slots && tiles * in_clusters > cluster_slots(t, in_clusters)) --in_clusters;
@@ -121,9 +126,7 @@ inline std::string tf32_plan_name(const Tf32Plan& plan) {
 // plan's tiles, unsplit, come in more than one wave. The blocks count their units in kWaveCountBytes of scratch, a
 // count rounded up so that what follows it stays 16-byte aligned.
 inline bool three_pass_waves_in_step(const GemmShape& s, const Tf32Plan& plan) {
-  const std::int64_t tiles =
-      (s.m + plan.tile.rows - 1) / plan.tile.rows * ((s.n + plan.tile.cols - 1) / plan.tile.cols);
-  return plan.splits == 1 && tiles > plan.sm_count;
+  return plan.splits == 1 && tf32_tiles(s, plan.tile) > plan.sm_count;
 }
 constexpr std::size_t kWaveCountBytes = 16;
 // What 3xTF32's result names as the kernel: "3xTF32 128x256, waves in step".
