@@ -596,15 +596,23 @@ ROOF_MARKER_SIZES = {False: 4.5, True: 6.0}
 ROOF_ALPHA = {False: 0.7, True: 0.5}
 
 
+def host_resident(row):
+    """The row's matrices stay in host memory: flagged so, or, in files from before the flag, its speedup taken end to
+    end (only such rows are)."""
+    return row.get("host_resident") is True or row.get("speedup_basis") == "end-to-end"
+
+
 def plot_roofline(machine, device, out_dir):
     """The roofline of one device where its peak is known: every row with a figure on one device of it, at every
-    shape, against the bandwidth slope and the FP32 (and TF32) ceilings. [(alt text, file name)]."""
+    shape, against the bandwidth slope and the FP32 (and TF32) ceilings; not a row whose matrices stay in host
+    memory (cuBLASXt), whose bytes cross the host link, not the device's memory. [(alt text, file name)]."""
     peak = device_peak(machine, device)
     if peak is None:
         return []
     points = {}
     for (backend, *shape), row in sorted(machine.rows.items(), key=lambda item: (str(item[0][0]), item[0][1:])):
-        if machine.device(backend) != device or not has_figure(row) or (whole(row.get("devices")) or 1) > 1:
+        if machine.device(backend) != device or not has_figure(row) or (whole(row.get("devices")) or 1) > 1 \
+                or host_resident(row):
             continue
         precision = str(row.get("precision") or "").lower()
         key = (precision if precision in ("fp32", "tf32") else "other", from_vendor(row))

@@ -120,7 +120,8 @@ class Machine:
         cpu = short_cpu(context.get("cpu_model"))
         if isinstance(gpu, str) and gpu.strip():
             host = " ".join(part for part in (f"{cores}-core" if cores else "", cpu or "CPU", "host") if part)
-            what = f"{gpu} ({host})"
+            gpus = self.key[5]
+            what = f"{gpus}× {gpu} ({host})" if gpus > 1 else f"{gpu} ({host})"
         else:
             vm = " VM" if str(self.key[0]).strip().lower() == "vm" else ""
             what = (f"{cores}-core " if cores else "") + (cpu or "CPU") + vm if cpu or cores else "CPU only" + vm
@@ -194,25 +195,40 @@ def cpu_caches(context):
     return found.group(1) if found else ""
 
 
+def host_of(context):
+    """What names a machine beside its caches: hostname, CPU model, GPU and logical processors (a lent 2-GPU host
+    and a 1-GPU one are both "vm" with the same Xeon and GPU model)."""
+    return (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
+            str(nested(context, "gpu", "name") or "none"), whole(context.get("cpu_cores")) or 0)
+
+
+def gpu_count(context):
+    """How many GPUs the machine has (the context's `gpus`, every GPU, whatever `--devices` chose), or None where
+    the file predates the list."""
+    gpus = context.get("gpus")
+    return len(gpus) if isinstance(gpus, list) and gpus else None
+
+
 def group_machines(runs):
     # Lent machines often say no more than "vm" and "AMD EPYC": two such with different caches are two machines.
-    # A file that names no caches joins its host's one machine, and stands alone only where there are several.
-    named = {}
+    # A file that names no caches joins its host's one machine, and stands alone only where there are several;
+    # a file that lists no GPUs joins its host's one GPU count the same way.
+    named, counted = {}, {}
     for run in runs:
-        context = run.context
-        host = (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
-                str(nested(context, "gpu", "name") or "none"))
-        named.setdefault(host, set()).add(cpu_caches(context))
+        host = host_of(run.context)
+        named.setdefault(host, set()).add(cpu_caches(run.context))
+        counted.setdefault(host, set()).add(gpu_count(run.context))
     machines = {}
     for run in runs:
         context = run.context
-        host = (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
-                str(nested(context, "gpu", "name") or "none"))
+        host = host_of(context)
         caches = cpu_caches(context)
         known = sorted(named[host] - {""})
         if not caches and len(known) == 1:
             caches = known[0]
-        key = host[:2] + (caches,) + host[2:]
+        counts = sorted(counted[host] - {None})
+        gpus = gpu_count(context) or (counts[0] if len(counts) == 1 else 1)
+        key = host[:2] + (caches,) + host[2:] + (gpus,)
         machines.setdefault(key, Machine(key)).add(run)
         machines[key].twin = len(known) > 1
     ordered = [machines[key] for key in sorted(machines)]
@@ -279,7 +295,8 @@ def hardware_slug(context):
     gpu = nested(context, "gpu", "name")
     if isinstance(gpu, str) and gpu.strip():
         words = [w for w in re.split(r"[^a-z0-9]+", gpu.lower()) if w and not GPU_NAME_NOISE.match(w)]
-        return "-".join(words[:2])[:24]
+        several = f"{gpu_count(context)}x-" if (gpu_count(context) or 1) > 1 else ""
+        return (several + "-".join(words[:2]))[:24]
     words = [w for w in re.split(r"[^a-z0-9]+", short_cpu(context.get("cpu_model")).lower())
              if w and w not in ("intel", "amd")]
     cores = whole(context.get("cpu_cores"))

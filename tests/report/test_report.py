@@ -250,6 +250,40 @@ def test_machines_told_apart_by_caches(tmp):
           and "L1d" not in machines[0].label, [m.label for m in machines])
 
 
+def test_machines_told_apart_by_gpus(tmp):
+    """A lent 2-GPU host and a 1-GPU one share hostname ("vm"), CPU model and GPU model: their logical processors and
+    GPU counts make them two machines, the 2-GPU one labelled and its plots named so; its run on `--devices 0` stays
+    with it (the context lists every GPU); a file from before the GPU list joins its host's one GPU count."""
+    def variant(name, cores, gpus, stamp):
+        context = {"hostname": "vm", "cpu_model": "Intel(R) Xeon(R) Processor", "cpu_cores": cores,
+                   "timestamp_utc": stamp, "gpu": {"name": "NVIDIA H200"}}
+        if gpus:
+            context["gpus"] = [{"index": i, "name": "NVIDIA H200"} for i in range(gpus)]
+        path = os.path.join(tmp, f"gpus_{name}.json")
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(dict(scaling_document(1, (0.5, 0.7), stamp), context=context), handle)
+        return path
+    one = variant("one", 16, 1, "2026-11-21T00:00:00Z")
+    old = variant("old", 16, 0, "2026-11-20T00:00:00Z")
+    two = variant("two", 32, 2, "2026-11-22T00:00:00Z")
+    two_on_one = variant("two_on_one", 32, 2, "2026-11-23T00:00:00Z")
+    wide = variant("wide", 32, 1, "2026-11-24T00:00:00Z")
+    machines = runs.group_machines(runs.load_runs([one, old, two, two_on_one, wide]))
+    labels = [m.label for m in machines]
+    check("gpus: hosts of one GPU on 16 and 32 cores and one of two GPUs, three machines", len(machines) == 3, labels)
+    check("gpus: the file without a GPU list joins the 1-GPU host, the --devices 0 run the 2-GPU one",
+          sorted(len(m.runs) for m in machines) == [1, 2, 2], [[r.name for r in m.runs] for m in machines])
+    check("gpus: the 2-GPU machine's label counts its GPUs", any(label.endswith("2× NVIDIA H200 (32-core Intel Xeon "
+          "host)") for label in labels) and any(label.endswith("· NVIDIA H200 (16-core Intel Xeon host)")
+          for label in labels), labels)
+    two_old = variant("two_old", 32, 0, "2026-11-21T12:00:00Z")
+    machines_two = runs.group_machines(runs.load_runs([two, two_old]))
+    check("gpus: a file without a GPU list joins its host's one count of two", len(machines_two) == 1
+          and "2× NVIDIA H200" in machines_two[0].label, [m.label for m in machines_two])
+    check("gpus: the 2-GPU machine's plots are named so", any("-2x-h200" in m.slug for m in machines)
+          and any(m.slug.endswith("-h200") for m in machines), [m.slug for m in machines])
+
+
 def test_estimates_and_seed_values(tmp):
     """An estimated row is shown with its figure marked and the rows it came from; a run on seed 003's values
     feeds the error-sum table only, which names the values and the backends whose sums agree exactly."""
@@ -1534,7 +1568,7 @@ def vendors_documents():
     rows.append(dict(base, backend="cpu/libblis", device="cpu", precision="fp32", vendor_library=True,
                      status="unavailable", median_ms=None, reason="the BLIS plugin was not built"))
     rows.append(dict(base, backend="gpu/cublasxt-fp32", device="gpu", precision="fp32", gflops=1565.0,
-                     devices=1, speedup=0.44, efficiency=0.44, speedup_basis="end-to-end"))
+                     devices=1, speedup=0.44, efficiency=0.44, speedup_basis="end-to-end", host_resident=True))
     vendors = [{"backend": "cpu/openblas", "library": "OpenBLAS", "available": True, "version": "0.3.26",
                 "build": "pthreads", "kernel_path": "Cooperlake", "threads": 16},
                {"backend": "cpu/libblis", "library": "BLIS", "available": False,
@@ -1548,7 +1582,9 @@ def vendors_documents():
         dict(old_base, backend="cpu/openblas", device="cpu", precision="fp32", gflops=1100.0, vs_vendor=1.0,
              vendor=True),
         dict(old_base, backend="gpu/cublas-fp32", device="gpu", precision="fp32", gflops=51000.0, vs_vendor=1.0,
-             vendor=True)]}
+             vendor=True),
+        dict(old_base, backend="gpu/cublasxt-fp32", device="gpu", precision="fp32", gflops=3130.0, devices=1,
+             speedup_basis="end-to-end")]}
     return new, old
 
 
@@ -2118,6 +2154,10 @@ def test_plots_roofline_panels(tmp):
           len({label for label, *_ in own}) == len({label for label, _ in vendor}) == 2
           and all(filled and size <= 5 and alpha < 1 for _, size, alpha, filled in own)
           and not any(filled for _, filled in vendor), (own, vendor))
+    drawn = [y for label, (_, ys) in roof.get("lines", {}).items() if label.startswith("FP32, ") for y in ys]
+    check("roofline: a row whose matrices stay in host memory (cuBLASXt: 1565 GFLOP/s flagged so, 3130 in a file from "
+          "before the flag, known by its end-to-end speedup) is not a point under the GPU's memory slope",
+          drawn and 1565.0 not in drawn and 3130.0 not in drawn, drawn)
 
 
 def test_plots_size_labels(tmp):
@@ -2257,7 +2297,8 @@ PARTS = {
                 test_accuracy_error_vs_k, test_error_study_not_a_suite, test_accuracy_error_sums_keep_uniform,
                 test_accuracy_speed, test_plots_vendor_encoding, test_bar_value_labels, test_plots_roofline_panels,
                 test_plots_size_labels, test_plots_bar_panels, test_accuracy_absent, test_merge_keeps_newer_file,
-                test_machines_told_apart_by_caches, test_estimates_and_seed_values, test_modules_alone, test_scaling,
+                test_machines_told_apart_by_caches, test_machines_told_apart_by_gpus, test_estimates_and_seed_values,
+                test_modules_alone, test_scaling,
                 test_plots_draw_estimates_apart, test_plots_gaps_and_colours, test_plots_readable_axes,
                 test_plots_coinciding_series, test_plots_suite, test_plots_series_and_peaks, test_best_vendor,
                 test_commit_marks, test_peaks, test_peaks_highest_recorded, test_committed_runs),
