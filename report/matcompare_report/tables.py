@@ -3,7 +3,7 @@ from .markdown import (DASH, Sourced, code, drop_empty, fmt_error, fmt_gflops, f
                        marked_table, shape_label, status_text)
 from .accuracy import ERROR_SUITE
 from .peaks import fmt_percent, percent_of_peak
-from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, pairs_of, positive
+from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, pairs_of, positive, whole
 from .vendors import best_of, best_shapes, is_library, kernel_table, library_lines, short_name
 
 
@@ -202,7 +202,10 @@ def overview_row(machine, backend, shapes):
     for shape in shapes:
         row = machine.row(backend, shape)
         ratio = positive(row.get("vs_vendor")) if row else None
-        ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "")
+        # A machine's runs on one GPU and on several meet in one column (the newest wins): a cell says its GPUs.
+        gpus = (whole(row.get("devices")) or 1) if row else 1
+        ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "") + \
+            (f" on {gpus} GPUs" if gpus > 1 else "")
         cells.append(Sourced(status_text(row, ok_text), row))
     return cells
 

@@ -1082,6 +1082,10 @@ def test_scaling(tmp):
     check("scaling: an estimate names the rows it verified", "| rows 0–255 |" in part, part)
     check("scaling: a machine without a GPU has no scaling table", "cpu2" not in part, part)
     check("scaling: a GPU machine's unavailable row keeps its reason", "cuBLASMp was not found" in part, part)
+    overview = section(text, "## 2. Overview", "## 2a.")
+    cells = (table_line(overview, "| `gpu/cublasxt-fp32` |"), table_line(overview, "| `gpu/cublas-fp32` |"))
+    check("scaling: the overview's cells of the newer 2-GPU run say so, those on one GPU nothing",
+          cells[0].count(" on 2 GPUs") == 3 and cells[1] and " GPU" not in cells[1], cells)
     check("scaling: a plot is written and linked", "-scaling.png" in text
           and any(name.endswith("-scaling.png") for name in os.listdir(out_dir)))
     plain = os.path.join(tmp, "no_scaling_report")
