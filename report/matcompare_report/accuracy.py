@@ -148,11 +148,13 @@ Point = namedtuple("Point", "backend device precision gflops error library estim
 
 
 def speed_points(machine, shape):
+    """The rows at `shape` with a rate and an error: one device's rows, not the multi-GPU ones (on several GPUs, or
+    with their matrices in host memory), which section 2c compares."""
     points = []
     for backend in machine.backends:
         row = machine.row(backend, shape)
         gflops, error = gflops_of(row), rel_error_of(row)
-        if gflops and error is not None:
+        if gflops and error is not None and not (row or {}).get("speedup_basis"):
             points.append(Point(backend, str(row.get("device") or machine.device(backend)), precision_key(row),
                                 gflops, error, from_vendor(row), is_estimate(row), row))
     return points

@@ -228,12 +228,20 @@ def step_families(machine, device, backends):
     return families
 
 
-def series_label(row, backend):
+def series_label(row, backend, gpus=1):
     """The backend's name as a series label, with " (tensor cores)" for a row of FP32 precision computed on the tensor
-    cores (3xTF32): among the FP32 rows, above the FP32 peak, it would pass for one on the FP32 lanes."""
+    cores (3xTF32) and " (2 GPUs)" for one on several GPUs: among one GPU's FP32 rows, above its FP32 peak, either
+    would pass for one on the FP32 lanes of one GPU."""
     on_tensor_cores = "tensor core" in str(row.get("idea") or "").lower() or "tf32" in backend.lower()
     tf32 = str(row.get("precision") or "").lower() == "tf32"
-    return plain(backend) + (" (tensor cores)" if on_tensor_cores and not tf32 else "")
+    return plain(backend) + (" (tensor cores)" if on_tensor_cores and not tf32 else "") + \
+        (f" ({gpus} GPUs)" if gpus > 1 else "")
+
+
+def most_gpus(machine, backend, sizes):
+    """The most GPUs any of the backend's square rows at these sizes ran on."""
+    rows = [machine.row(backend, (x, x, x)) for x in sizes]
+    return max([whole(row.get("devices")) or 1 for row in rows if row] or [1])
 
 
 def is_vendor_row(machine, backend):
@@ -284,7 +292,8 @@ def plot_gflops_vs_size(machine, device, out_dir):
         left_out += left
         for index, part in enumerate(parts):
             chosen = part + ([reference] if reference else [])
-            series = tuple(Series(series_label(machine.latest_row[b], b), precision_of(machine, b), b == reference,
+            series = tuple(Series(series_label(machine.latest_row[b], b, most_gpus(machine, b, sizes)),
+                                  precision_of(machine, b), b == reference,
                                   points_of(machine, b, sizes)) for b in chosen)
             spec = LinePlot(part_title(plain(f"{machine.label}\n{device.upper()}: {title}"), index, len(parts),
                                        [plain(b) for b in part]), "size (M = N = K)",

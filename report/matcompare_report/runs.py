@@ -96,8 +96,10 @@ class Machine:
         for row in run.results:
             self.run_of[id(row)] = run
             backend, shape = row["backend"], shape_of(row)
-            # Runs arrive oldest first, so a repeated backend and shape keeps the newer row.
-            rows[(backend,) + shape] = row
+            # Runs arrive oldest first, so a repeated backend and shape keeps the newer row, but a multi-GPU row keeps
+            # its run on the most GPUs: the machine's own figure (the scaling section keeps every count).
+            if not fewer_gpus(row, rows.get((backend,) + shape)):
+                rows[(backend,) + shape] = row
             self.latest_row[backend] = row
             if values == UNIFORM and row.get("speedup_basis") and is_number(row.get("devices")):
                 self.scaling_rows[(backend, row["devices"]) + shape] = row
@@ -116,7 +118,7 @@ class Machine:
         "2-core Intel Xeon VM (AVX-512)"): lent machines' hostnames are often no more than "vm"."""
         context = self.context
         gpu = nested(context, "gpu", "name")
-        cores = whole(context.get("cpu_cores"))
+        cores = self.key[4] or whole(context.get("cpu_cores"))  # the newest file may not record them
         cpu = short_cpu(context.get("cpu_model"))
         if isinstance(gpu, str) and gpu.strip():
             host = " ".join(part for part in (f"{cores}-core" if cores else "", cpu or "CPU", "host") if part)
@@ -169,6 +171,13 @@ class Machine:
         return row.get("device") or backend.split("/")[0]
 
 
+def fewer_gpus(row, kept):
+    """The row is a multi-GPU backend's on fewer GPUs than the row kept for its backend and shape."""
+    def gpus(r):
+        return whole(r.get("devices")) or 1
+    return kept is not None and bool(row.get("speedup_basis")) and gpus(row) < gpus(kept)
+
+
 def merge_order(order, sequence):
     """Adds the names of `sequence` missing from `order` right after their predecessor in
     `sequence`, so a backend that only some files measured still sits where the registry puts it."""
@@ -196,41 +205,49 @@ def cpu_caches(context):
 
 
 def host_of(context):
-    """What names a machine beside its caches: hostname, CPU model, GPU and logical processors (a lent 2-GPU host
-    and a 1-GPU one are both "vm" with the same Xeon and GPU model)."""
+    """What names a machine before the details that tell machines of one name apart: hostname, CPU model, GPU."""
     return (str(context.get("hostname") or ""), str(context.get("cpu_model") or ""),
-            str(nested(context, "gpu", "name") or "none"), whole(context.get("cpu_cores")) or 0)
+            str(nested(context, "gpu", "name") or "none"))
 
 
 def gpu_count(context):
-    """How many GPUs the machine has (the context's `gpus`, every GPU, whatever `--devices` chose), or None where
-    the file predates the list."""
+    """How many GPUs the machine has (the context's `gpus`, every GPU it saw, whatever `--devices` chose), or None
+    where the file predates the list."""
     gpus = context.get("gpus")
     return len(gpus) if isinstance(gpus, list) and gpus else None
 
 
+def joined(value, known, default):
+    """A detail a file records, or else its host's one known value, or else `default`."""
+    values = sorted(known - {None})
+    return value if value is not None else values[0] if len(values) == 1 else default
+
+
 def group_machines(runs):
-    # Lent machines often say no more than "vm" and "AMD EPYC": two such with different caches are two machines.
-    # A file that names no caches joins its host's one machine, and stands alone only where there are several;
-    # a file that lists no GPUs joins its host's one GPU count the same way.
+    # Lent machines often say no more than "vm" and "AMD EPYC": two such with different logical processors (a 2-GPU
+    # host and a 1-GPU one, both "vm" with the same Xeon and GPU model), caches or GPU counts are two machines. A file
+    # that does not record one of these joins its host's one known value, and stands apart only where there are
+    # several; the caches and GPU counts are compared among files of the same processor count.
+    def cores_of(run):
+        return whole(run.context.get("cpu_cores")) or None
+    cores_known = {}
+    for run in runs:
+        cores_known.setdefault(host_of(run.context), set()).add(cores_of(run))
+    def host_with_cores(run):
+        host = host_of(run.context)
+        return host + (joined(cores_of(run), cores_known[host], 0),)
     named, counted = {}, {}
     for run in runs:
-        host = host_of(run.context)
-        named.setdefault(host, set()).add(cpu_caches(run.context))
-        counted.setdefault(host, set()).add(gpu_count(run.context))
+        named.setdefault(host_with_cores(run), set()).add(cpu_caches(run.context) or None)
+        counted.setdefault(host_with_cores(run), set()).add(gpu_count(run.context))
     machines = {}
     for run in runs:
-        context = run.context
-        host = host_of(context)
-        caches = cpu_caches(context)
-        known = sorted(named[host] - {""})
-        if not caches and len(known) == 1:
-            caches = known[0]
-        counts = sorted(counted[host] - {None})
-        gpus = gpu_count(context) or (counts[0] if len(counts) == 1 else 1)
+        host = host_with_cores(run)
+        caches = joined(cpu_caches(run.context) or None, named[host], "")
+        gpus = joined(gpu_count(run.context), counted[host], 1)
         key = host[:2] + (caches,) + host[2:] + (gpus,)
         machines.setdefault(key, Machine(key)).add(run)
-        machines[key].twin = len(known) > 1
+        machines[key].twin = len(named[host] - {None}) > 1
     ordered = [machines[key] for key in sorted(machines)]
     for machine in ordered:
         for what, count, limit in (("backends", len(machine.backends), MAX_BACKENDS),
@@ -249,7 +266,7 @@ def group_machines(runs):
                 machine.show_host = True
     for number, machine in enumerate(ordered, start=1):
         machine.number = number
-        hardware = hardware_slug(machine.context)
+        hardware = hardware_slug(machine.context, machine.key[5], machine.key[4])
         machine.slug = f"m{number}-{hardware}" if hardware else f"m{number}"
     return ordered
 
@@ -290,16 +307,16 @@ def isa_of(context):
 GPU_NAME_NOISE = re.compile(r"^(nvidia|geforce|tesla|quadro|\d+gb|hbm\d*e?|pcie|sxm\d*|nvl|gddr\d*x?)$")
 
 
-def hardware_slug(context):
-    """A short ASCII name of the hardware for file names: "h100", "rtx-4070", "epyc-2c", "xeon-16c"."""
+def hardware_slug(context, gpus=1, cores=0):
+    """A short ASCII name of the hardware for file names: "h100", "2x-h200", "rtx-4070", "epyc-2c", "xeon-16c"."""
     gpu = nested(context, "gpu", "name")
     if isinstance(gpu, str) and gpu.strip():
         words = [w for w in re.split(r"[^a-z0-9]+", gpu.lower()) if w and not GPU_NAME_NOISE.match(w)]
-        several = f"{gpu_count(context)}x-" if (gpu_count(context) or 1) > 1 else ""
+        several = f"{gpus}x-" if gpus > 1 else ""
         return (several + "-".join(words[:2]))[:24]
     words = [w for w in re.split(r"[^a-z0-9]+", short_cpu(context.get("cpu_model")).lower())
              if w and w not in ("intel", "amd")]
-    cores = whole(context.get("cpu_cores"))
+    cores = cores or whole(context.get("cpu_cores"))
     return "-".join(words[:1] + ([f"{cores}c"] if cores else []))[:24]
 
 

@@ -189,6 +189,17 @@ def best_cell(row):
     return Sourced(marked(row, fmt_ratio(best[0])), row) if best else DASH
 
 
+def gpus_text(machine, row):
+    """" on 2 GPUs" for a row that ran on several, " on 1 GPU" for a multi-GPU row that ran on one of a machine's
+    several: its runs on one GPU and on several meet in one column, where the newest wins."""
+    if not row:
+        return ""
+    gpus = whole(row.get("devices")) or 1
+    if gpus > 1:
+        return f" on {gpus} GPUs"
+    return " on 1 GPU" if row.get("speedup_basis") and machine.key[5] > 1 else ""
+
+
 def overview_row(machine, backend, shapes):
     cells = [code(backend), fmt_plain(machine.latest_row[backend].get("precision"))]
     best = None
@@ -202,10 +213,7 @@ def overview_row(machine, backend, shapes):
     for shape in shapes:
         row = machine.row(backend, shape)
         ratio = positive(row.get("vs_vendor")) if row else None
-        # A machine's runs on one GPU and on several meet in one column (the newest wins): a cell says its GPUs.
-        gpus = (whole(row.get("devices")) or 1) if row else 1
-        ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "") + \
-            (f" on {gpus} GPUs" if gpus > 1 else "")
+        ok_text = fmt_gflops(gflops_of(row)) + (f" ({fmt_ratio(ratio)})" if ratio else "") + gpus_text(machine, row)
         cells.append(Sourced(status_text(row, ok_text), row))
     return cells
 

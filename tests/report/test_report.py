@@ -253,35 +253,53 @@ def test_machines_told_apart_by_caches(tmp):
 def test_machines_told_apart_by_gpus(tmp):
     """A lent 2-GPU host and a 1-GPU one share hostname ("vm"), CPU model and GPU model: their logical processors and
     GPU counts make them two machines, the 2-GPU one labelled and its plots named so; its run on `--devices 0` stays
-    with it (the context lists every GPU); a file from before the GPU list joins its host's one GPU count."""
-    def variant(name, cores, gpus, stamp):
-        context = {"hostname": "vm", "cpu_model": "Intel(R) Xeon(R) Processor", "cpu_cores": cores,
-                   "timestamp_utc": stamp, "gpu": {"name": "NVIDIA H200"}}
+    with it (the context lists every GPU); a file that does not record its GPUs or its processors joins its host's one
+    known count, the plots' names following the label."""
+    def variant(name, cores, gpus, stamp, devices=1, caches=True):
+        context = {"hostname": "vm", "cpu_model": "Intel(R) Xeon(R) Processor", "timestamp_utc": stamp,
+                   "gpu": {"name": "NVIDIA H200"}}
+        if cores:
+            context["cpu_cores"] = cores
         if gpus:
             context["gpus"] = [{"index": i, "name": "NVIDIA H200"} for i in range(gpus)]
+        if cores and caches:  # each host's own: hosts of different processor counts are no twins told apart by them
+            context["cpu_blis"] = f"avx512 12x32, KC 768 ({'L1d 48 KiB, L2 2048 KiB, L3 %d MiB' % (cores * 10)})"
         path = os.path.join(tmp, f"gpus_{name}.json")
         with open(path, "w", encoding="utf-8") as handle:
-            json.dump(dict(scaling_document(1, (0.5, 0.7), stamp), context=context), handle)
+            json.dump(dict(scaling_document(devices, (0.5, 0.7), stamp), context=context), handle)
         return path
     one = variant("one", 16, 1, "2026-11-21T00:00:00Z")
-    old = variant("old", 16, 0, "2026-11-20T00:00:00Z")
-    two = variant("two", 32, 2, "2026-11-22T00:00:00Z")
-    two_on_one = variant("two_on_one", 32, 2, "2026-11-23T00:00:00Z")
+    old = variant("old", 16, 0, "2026-11-20T00:00:00Z", caches=False)  # from before the GPU list and the caches
+    two = variant("two", 32, 2, "2026-11-22T00:00:00Z", devices=2)
+    two_on_one = variant("two_on_one", 32, 2, "2026-11-23T00:00:00Z")  # --devices 0 on the 2-GPU host
     wide = variant("wide", 32, 1, "2026-11-24T00:00:00Z")
     machines = runs.group_machines(runs.load_runs([one, old, two, two_on_one, wide]))
     labels = [m.label for m in machines]
     check("gpus: hosts of one GPU on 16 and 32 cores and one of two GPUs, three machines", len(machines) == 3, labels)
-    check("gpus: the file without a GPU list joins the 1-GPU host, the --devices 0 run the 2-GPU one",
-          sorted(len(m.runs) for m in machines) == [1, 2, 2], [[r.name for r in m.runs] for m in machines])
+    check("gpus: the file without a GPU list or caches joins the 1-GPU host, the --devices 0 run the 2-GPU one",
+          sorted(sorted(r.name for r in m.runs) for m in machines) == [["gpus_old.json", "gpus_one.json"],
+                                                                      ["gpus_two.json", "gpus_two_on_one.json"],
+                                                                      ["gpus_wide.json"]],
+          [[r.name for r in m.runs] for m in machines])
+    check("gpus: caches are compared among files of one processor count: no label names them",
+          not any("L1d" in label for label in labels), labels)
     check("gpus: the 2-GPU machine's label counts its GPUs", any(label.endswith("2× NVIDIA H200 (32-core Intel Xeon "
           "host)") for label in labels) and any(label.endswith("· NVIDIA H200 (16-core Intel Xeon host)")
           for label in labels), labels)
-    two_old = variant("two_old", 32, 0, "2026-11-21T12:00:00Z")
-    machines_two = runs.group_machines(runs.load_runs([two, two_old]))
-    check("gpus: a file without a GPU list joins its host's one count of two", len(machines_two) == 1
-          and "2× NVIDIA H200" in machines_two[0].label, [m.label for m in machines_two])
-    check("gpus: the 2-GPU machine's plots are named so", any("-2x-h200" in m.slug for m in machines)
-          and any(m.slug.endswith("-h200") for m in machines), [m.slug for m in machines])
+    check("gpus: the 2-GPU machine's plots are named so, the others not",
+          sorted(re.sub(r"^m\d+-", "", m.slug) for m in machines) == ["2x-h200", "h200", "h200"],
+          [m.slug for m in machines])
+    # The newest file of the 2-GPU host lists no GPUs and no processors: it joins, and the names follow the label.
+    unlisted = variant("unlisted", 0, 0, "2026-11-25T00:00:00Z")
+    machines_two = runs.group_machines(runs.load_runs([two, unlisted]))
+    check("gpus: a file without a GPU list or processors joins its host's one count of two, label and plots alike",
+          len(machines_two) == 1 and "2× NVIDIA H200 (32-core" in machines_two[0].label
+          and "-2x-h200" in machines_two[0].slug, [(m.label, m.slug) for m in machines_two])
+    text = make_report([two_on_one], os.path.join(tmp, "gpus_report")) or ""
+    overview = section(text, "## 2. Overview", "## 2a.")
+    cells = (table_line(overview, "| `gpu/cublasxt-fp32` |"), table_line(overview, "| `gpu/cublas-fp32` |"))
+    check("gpus: a multi-GPU row run on one GPU of two says so in the overview, a one-GPU vendor nothing",
+          cells[0].count(" on 1 GPU |") == 3 and cells[1] and " GPU" not in cells[1], cells)
 
 
 def test_estimates_and_seed_values(tmp):
@@ -1086,6 +1104,19 @@ def test_scaling(tmp):
     cells = (table_line(overview, "| `gpu/cublasxt-fp32` |"), table_line(overview, "| `gpu/cublas-fp32` |"))
     check("scaling: the overview's cells of the newer 2-GPU run say so, those on one GPU nothing",
           cells[0].count(" on 2 GPUs") == 3 and cells[1] and " GPU" not in cells[1], cells)
+    # The same runs with the one-GPU run the newer (as bench/multi_gpu_session.sh makes them): the overview keeps the
+    # rows on two GPUs, the scaling section both counts.
+    swapped = []
+    for devices, speedups, stamp in ((1, (0.5, 0.7), "2025-01-03T00:00:00Z"), (2, (0.9, 1.6), "2025-01-02T00:00:00Z")):
+        swapped.append(os.path.join(tmp, f"scaling_swapped_{devices}.json"))
+        with open(swapped[-1], "w") as handle:
+            json.dump(scaling_document(devices, speedups, stamp), handle)
+    text_swapped = make_report(swapped, os.path.join(tmp, "scaling_swapped_report")) or ""
+    row = table_line(section(text_swapped, "## 2. Overview", "## 2a."), "| `gpu/cublasxt-fp32` |")
+    check("scaling: a newer run on one GPU does not replace the overview's rows on two", row.count(" on 2 GPUs") == 3,
+          row)
+    check("scaling: ... and the scaling section keeps both", "| `gpu/cublasxt-fp32` | 1 | 4096 |" in text_swapped
+          and "| `gpu/cublasxt-fp32` | 2 | 4096 |" in text_swapped)
     check("scaling: a plot is written and linked", "-scaling.png" in text
           and any(name.endswith("-scaling.png") for name in os.listdir(out_dir)))
     plain = os.path.join(tmp, "no_scaling_report")
@@ -1444,9 +1475,10 @@ def test_plots_draw_estimates_apart(tmp):
           and other["faces"].get("cpu/naive") == WHITE,
           other["lines"])
     gpu = drawn.get("m1-h200-gpu-gflops-other.png", {"lines": {}, "faces": {}})
-    check("plots: the estimated multi-GPU size is apart from its GFLOP/s line, which is broken there",
-          with_gaps(gpu["lines"].get("gpu/cublasxt-fp32")) == ([1024, None, 4096], [800.0, None, 3200.0])
-          and gpu["lines"].get("_estimated gpu/cublasxt-fp32") == ([2048], [EXTREME]), gpu["lines"])
+    check("plots: the estimated multi-GPU size is apart from its GFLOP/s line, which is broken there, and the line "
+          "names its GPUs (above one GPU's peak it would pass for one GPU's row)",
+          with_gaps(gpu["lines"].get("gpu/cublasxt-fp32 (2 GPUs)")) == ([1024, None, 4096], [800.0, None, 3200.0])
+          and gpu["lines"].get("_estimated gpu/cublasxt-fp32 (2 GPUs)") == ([2048], [EXTREME]), gpu["lines"])
     for size in (2048, 4096):
         chart = drawn.get(f"m1-h200-vs-vendor-{size}.png", {"bars": {}, "colors": {}, "spans": {}, "ylabels": []})
         expected = {"cpu/openblas": 1.0, "cpu/tiling": 0.5, "cpu/gold": EXTREME, "gpu/cublas-fp32": 1.0,
@@ -1874,6 +1906,9 @@ def pareto_document():
                              gflops=gflops * size / 64, rel_error=error))
     rows += [dict(VALID_ROW, backend=backend, device=device, m=64, n=64, k=32, gflops=gflops, rel_error=error)
              for backend, device, _, gflops, error in PARETO_ROWS + (("cpu/extra", "cpu", "fp32", 1.0, 1.0),)]
+    # A row on two GPUs, faster and more accurate than every FP32 row of one GPU: not a point of one device's chart.
+    rows.append(dict(VALID_ROW, backend="gpu/cublasmp-fp32", device="gpu", precision="fp32", m=64, n=64, k=64,
+                     gflops=90000.0, rel_error=1e-7, devices=2, speedup_basis="compute"))
     return {"context": {"hostname": "pareto", "timestamp_utc": "2026-01-01T00:00:00Z"}, "results": rows}
 
 
@@ -2056,6 +2091,7 @@ def test_accuracy_speed(tmp):
           "| `gpu/fast` | GPU | tf32 | 200 TFLOP/s | 1.00e-03 |" in part
           and "| `gpu/accurate` | GPU | fp32 | 5.00 TFLOP/s | 2.00e-07 |" in part
           and "| `cpu/slow` | CPU | fp32 | 100 GFLOP/s | 3.00e-07 |" in part, part)
+    check("accuracy-speed: a multi-GPU row is not a point (section 2c has it)", "gpu/cublasmp-fp32" not in part, part)
     check("accuracy-speed: fastest first", part.find("`gpu/fast`") < part.find("`gpu/best-fp32`")
           < part.find("`gpu/beaten`") < part.find("`cpu/slow`"))
     Point = accuracy.Point
