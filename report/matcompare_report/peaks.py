@@ -12,7 +12,7 @@ import re
 from collections import namedtuple
 
 from .markdown import DASH, fmt_gflops, table
-from .runs import positive, whole
+from .runs import gpus_of, positive, whole
 
 # source: "recorded" (context.peaks), "derived" (from context.gpu, here) or "" (unknown). Rates in GFLOP/s and GB/s.
 Peak = namedtuple("Peak", "device name fp32 tf32 bandwidth basis source")
@@ -158,7 +158,7 @@ def percent_of_peak(machine, row):
     peak = peak_rate(machine, device, row.get("precision"))
     if not gflops or not peak:
         return None
-    devices = whole(row.get("devices")) or 1
+    devices = gpus_of(row)
     return 100.0 * gflops / (peak * devices)
 
 

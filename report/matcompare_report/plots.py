@@ -24,7 +24,7 @@ from matplotlib.transforms import offset_copy  # noqa: E402
 from .accuracy import plot_accuracy_speed, plot_error_vs_k  # noqa: E402
 from .markdown import code, fmt_gflops, fmt_ratio  # noqa: E402
 from .peaks import device_peak  # noqa: E402
-from .runs import flops, gflops_of, has_figure, is_estimate, pairs_of, positive, whole  # noqa: E402
+from .runs import flops, gflops_of, gpus_of, has_figure, is_estimate, pairs_of, positive  # noqa: E402
 from .scaling import plot_scaling  # noqa: E402
 from .seeds import SEEDS  # noqa: E402
 from .vendors import from_vendor  # noqa: E402
@@ -241,7 +241,7 @@ def series_label(row, backend, gpus=1):
 def most_gpus(machine, backend, sizes):
     """The most GPUs any of the backend's square rows at these sizes ran on."""
     rows = [machine.row(backend, (x, x, x)) for x in sizes]
-    return max([whole(row.get("devices")) or 1 for row in rows if row] or [1])
+    return max([gpus_of(row) for row in rows if row] or [1])
 
 
 def is_vendor_row(machine, backend):
@@ -620,7 +620,7 @@ def plot_roofline(machine, device, out_dir):
         return []
     points = {}
     for (backend, *shape), row in sorted(machine.rows.items(), key=lambda item: (str(item[0][0]), item[0][1:])):
-        if machine.device(backend) != device or not has_figure(row) or (whole(row.get("devices")) or 1) > 1 \
+        if machine.device(backend) != device or not has_figure(row) or gpus_of(row) > 1 \
                 or host_resident(row):
             continue
         precision = str(row.get("precision") or "").lower()

@@ -171,11 +171,14 @@ class Machine:
         return row.get("device") or backend.split("/")[0]
 
 
+def gpus_of(row):
+    """How many GPUs the row ran on (1 where the file does not say)."""
+    return whole(row.get("devices")) or 1
+
+
 def fewer_gpus(row, kept):
     """The row is a multi-GPU backend's on fewer GPUs than the row kept for its backend and shape."""
-    def gpus(r):
-        return whole(r.get("devices")) or 1
-    return kept is not None and bool(row.get("speedup_basis")) and gpus(row) < gpus(kept)
+    return kept is not None and bool(row.get("speedup_basis")) and gpus_of(row) < gpus_of(kept)
 
 
 def merge_order(order, sequence):
@@ -233,16 +236,13 @@ def group_machines(runs):
     cores_known = {}
     for run in runs:
         cores_known.setdefault(host_of(run.context), set()).add(cores_of(run))
-    def host_with_cores(run):
-        host = host_of(run.context)
-        return host + (joined(cores_of(run), cores_known[host], 0),)
+    hosts = [host_of(run.context) + (joined(cores_of(run), cores_known[host_of(run.context)], 0),) for run in runs]
     named, counted = {}, {}
-    for run in runs:
-        named.setdefault(host_with_cores(run), set()).add(cpu_caches(run.context) or None)
-        counted.setdefault(host_with_cores(run), set()).add(gpu_count(run.context))
+    for run, host in zip(runs, hosts):
+        named.setdefault(host, set()).add(cpu_caches(run.context) or None)
+        counted.setdefault(host, set()).add(gpu_count(run.context))
     machines = {}
-    for run in runs:
-        host = host_with_cores(run)
+    for run, host in zip(runs, hosts):
         caches = joined(cpu_caches(run.context) or None, named[host], "")
         gpus = joined(gpu_count(run.context), counted[host], 1)
         key = host[:2] + (caches,) + host[2:] + (gpus,)

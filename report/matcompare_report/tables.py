@@ -3,7 +3,7 @@ from .markdown import (DASH, Sourced, code, drop_empty, fmt_error, fmt_gflops, f
                        marked_table, shape_label, status_text)
 from .accuracy import ERROR_SUITE
 from .peaks import fmt_percent, percent_of_peak
-from .runs import UNIFORM, gflops_of, has_figure, input_values, is_estimate, nested, pairs_of, positive, whole
+from .runs import UNIFORM, gflops_of, gpus_of, has_figure, input_values, is_estimate, nested, pairs_of, positive
 from .vendors import best_of, best_shapes, is_library, kernel_table, library_lines, short_name
 
 
@@ -191,10 +191,10 @@ def best_cell(row):
 
 def gpus_text(machine, row):
     """" on 2 GPUs" for a row that ran on several, " on 1 GPU" for a multi-GPU row that ran on one of a machine's
-    several: its runs on one GPU and on several meet in one column, where the newest wins."""
+    several: a machine's runs on one GPU and on several meet in one column."""
     if not row:
         return ""
-    gpus = whole(row.get("devices")) or 1
+    gpus = gpus_of(row)
     if gpus > 1:
         return f" on {gpus} GPUs"
     return " on 1 GPU" if row.get("speedup_basis") and machine.key[5] > 1 else ""
