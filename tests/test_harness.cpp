@@ -274,16 +274,18 @@ TEST_CASE("a row that fits once is paired with a vendor run warmed first, not th
   o.flush_cache = false;
   o.time_limit_s = 0.6;  // as above: one run of the row fits
   const Slowed slow(find_backend("cpu/openblas"), 0.0, 1.0);  // 0.2 s per run
-  Slowed vendor(find_backend("cpu/openblas"), 200);  // a workspace's first run 200 ms, its second 20
+  // A workspace's first run 600 ms, its second 20. The first run is three times the row's sleep, so paired with
+  // it the ratio reads above 1 whatever OpenBLAS's own share costs on a loaded machine; an earlier 200 ms first run
+  // left a gap that CI's sanitizer leg closed (0.27 against a bound of 0.25).
+  Slowed vendor(find_backend("cpu/openblas"), 600);
   vendor.every_other_run_ms = 20;
   const BenchmarkResult once = measure_paired(slow, p, o, vendor);
   REQUIRE_MESSAGE(once.status == Status::ok, once.reason);
   REQUIRE(once.compute.samples == 1);
   CHECK(once.vs_vendor_pairs == 1);
-  // 20 ms (and OpenBLAS's share, a few ms more on a loaded machine) over the row's 200-400 ms: about 0.1; the
-  // vendor's first run would read 0.5-1.
+  // 20 ms and OpenBLAS's share over the row's 200 ms and the same share: about 0.1, 0.27 seen under ASan in CI.
   CHECK(once.vs_vendor > 0.04);
-  CHECK(once.vs_vendor < 0.25);
+  CHECK(once.vs_vendor < 0.6);
 }
 
 TEST_CASE("the budget goes first to rows that need little; the rest share equally; the spare is spread") {
