@@ -186,6 +186,9 @@ TEST_CASE("cpu/blis's few-rows loops are correct for every instruction set this 
         // whole vector, and an odd K (one row of B left after the pairs).
         matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {m, 21, 1031, layout},
                                                       {1.0f, -1.0f});
+        // A square A: stored transposed, its rows are as far apart as untransposed ones (lda = K), so only the
+        // layout tells the loops that it must be gathered rather than read where it lies.
+        matcompare_test::check_gemm_against_reference(name, Precision::fp32, gemm, {m, 40, m, layout}, {1.0f, 0.5f});
       }
     }
     ++ran;

@@ -58,15 +58,23 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
     k_len = g.k * (slice + 1) / slices - k0;
   };
   // op(A)'s rows, contiguous whatever A's layout, slice by slice: slice s's m rows from m * k0, each k_len long (one
-  // slice: m x k floats, row stride k).
-  std::vector<float> a_rows(std::size_t(g.m * g.k));
-  for (int s = 0; s < slices; ++s) {
-    std::int64_t k0, k_len;
-    slice_k(s, k0, k_len);
-    for (std::int64_t i = 0; i < g.m; ++i)
-      for (std::int64_t p = k0; p < k0 + k_len; ++p)
-        a_rows[g.m * k0 + i * k_len + p - k0] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
+  // slice: m x k floats, row stride k). An A stored untransposed is that already where it is one row, or where its
+  // rows are one slice with no gap between them: it is then read where it lies. The copy cost more than the product
+  // of one row after a cache flush: its allocation and writes to cold lines were 4 of a 1x64x1216 product's 40 us
+  // (bench/NOTES.md, "cpu/blis's few rows: A where it lies").
+  const bool a_as_stored = !g.trans_a && (g.m == 1 || (slices == 1 && g.lda == g.k));
+  std::vector<float> a_copy;
+  if (!a_as_stored) {
+    a_copy.resize(std::size_t(g.m * g.k));
+    for (int s = 0; s < slices; ++s) {
+      std::int64_t k0, k_len;
+      slice_k(s, k0, k_len);
+      for (std::int64_t i = 0; i < g.m; ++i)
+        for (std::int64_t p = k0; p < k0 + k_len; ++p)
+          a_copy[std::size_t(g.m * k0 + i * k_len + p - k0)] = g.trans_a ? g.a[p * g.lda + i] : g.a[i * g.lda + p];
+    }
   }
+  const float* const a_rows = a_as_stored ? g.a : a_copy.data();
   const FewRowsKernels& kernels = kernel.few_rows;
   // Equal blocks of whole 16-column groups, as few as the threads allow.
   const std::int64_t wanted = alone ? g.n : (g.n + threads - 1) / threads;
@@ -79,9 +87,9 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
       float acc[kFewRows][kColumns];  // only the m x width the loops use is cleared: a narrow C is most of the calls
       for (std::int64_t i = 0; i < g.m; ++i) std::fill(acc[i], acc[i] + width, 0.0f);
       if (g.trans_b)
-        kernels.transposed(g.m, g.k, a_rows.data(), g.b + j0 * g.ldb, g.ldb, width, acc[0], kColumns);
+        kernels.transposed(g.m, g.k, a_rows, g.b + j0 * g.ldb, g.ldb, width, acc[0], kColumns);
       else
-        kernels.untransposed(g.m, g.k, a_rows.data(), g.b + j0, g.ldb, width, acc[0], kColumns);
+        kernels.untransposed(g.m, g.k, a_rows, g.b + j0, g.ldb, width, acc[0], kColumns);
       for (std::int64_t i = 0; i < g.m; ++i) {
         float* c = g.c + i * g.ldc + j0;
         for (std::int64_t j = 0; j < width; ++j) c[j] = scale_output(g, acc[i][j], g.beta == 0.0f ? 0.0f : c[j]);
@@ -98,7 +106,7 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
     run_on_team(threads, [&](int thread, int) {
       std::int64_t k0, k_len;
       slice_k(thread, k0, k_len);
-      const float* a_slice = a_rows.data() + g.m * k0;
+      const float* a_slice = a_rows + g.m * k0;
       float* part = partials.data() + std::size_t(thread) * g.m * g.n;
       // As wide as the accumulators allow for these rows: whole rows of B in one pass where they fit.
       const std::int64_t widest = kFewRows * kColumns / g.m;
