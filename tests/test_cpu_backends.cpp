@@ -7,6 +7,7 @@
 #include <vector>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -124,6 +125,30 @@ TEST_CASE("cpu/blis's few-rows path: every layout, column blocks cut anywhere, a
           for (Layout layout : matcompare_test::all_layouts())
             for (const auto& scaling : matcompare_test::scalings())
               matcompare_test::check_against_reference(blis, {m, n, k, layout}, scaling);
+  }
+  set_threads(0);
+}
+
+TEST_CASE("cpu/blis's few rows with K split among a team give the same bits on every call") {
+  // 301 x 4100 floats of B (4.7 MiB) stored K x N: a team of every thread allowed, each summing a slice of K
+  // (few_rows.cpp); the threads finish in any order from call to call, and the slices' partial sums must still be
+  // added in one order. (Slices taken from a shared counter were tried; bench/NOTES.md, "K slices taken as threads
+  // come".)
+  const std::uint64_t seed = matcompare_test::fresh_seed();
+  for (int threads : {2, 3}) {
+    set_threads(threads);
+    for (std::int64_t m : {std::int64_t(1), std::int64_t(3)}) {
+      const MatrixF a = MatrixF::random(std::size_t(m), 301, seed), b = MatrixF::random(301, 4100, seed + 1);
+      MatrixF first(std::size_t(m), 4100), c(std::size_t(m), 4100);
+      cpu::blis::gemm_few_rows(host_gemm(Layout::nn, 1.0f, a, b, 0.0f, first), cpu::blis::select_microkernel());
+      int differing_calls = 0;
+      for (int call = 0; call < 40; ++call) {
+        cpu::blis::gemm_few_rows(host_gemm(Layout::nn, 1.0f, a, b, 0.0f, c), cpu::blis::select_microkernel());
+        differing_calls += std::memcmp(c.data(), first.data(), c.size() * sizeof(float)) != 0;
+      }
+      INFO("threads ", threads, " m ", m, " seed ", seed);
+      CHECK(differing_calls == 0);
+    }
   }
   set_threads(0);
 }
