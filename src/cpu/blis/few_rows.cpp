@@ -59,9 +59,9 @@ void gemm_few_rows(const HostGemm& g, const MicroKernel& kernel) {
   };
   // op(A)'s rows, contiguous whatever A's layout, slice by slice: slice s's m rows from m * k0, each k_len long (one
   // slice: m x k floats, row stride k). An A stored untransposed is that already where it is one row, or where its
-  // rows are one slice with no gap between them: it is then read where it lies. The copy cost more than the product
-  // of one row after a cache flush: its allocation and writes to cold lines were 4 of a 1x64x1216 product's 40 us
-  // (bench/NOTES.md, "cpu/blis's few rows: A where it lies").
+  // rows are one slice with no gap between them: it is then read where it lies. After a cache flush the copy's
+  // allocation and writes to cold lines took 4-8 us of a 1x64x1216 product's 40 (bench/NOTES.md, "cpu/blis's few
+  // rows: A where it lies").
   const bool a_as_stored = !g.trans_a && (g.m == 1 || (slices == 1 && g.lda == g.k));
   std::vector<float> a_copy;
   if (!a_as_stored) {
