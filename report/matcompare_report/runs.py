@@ -67,6 +67,10 @@ def pairs_of(row):
 Run = namedtuple("Run", "path name context results notes")
 
 
+# What tells one machine from another (group_machines): lent machines often share a hostname ("vm") and a CPU model.
+MachineKey = namedtuple("MachineKey", "hostname cpu_model caches gpu cores gpus")
+
+
 class Machine:
     """Everything measured on one machine, merged over the files that came from it."""
 
@@ -118,21 +122,21 @@ class Machine:
         "2-core Intel Xeon VM (AVX-512)"): lent machines' hostnames are often no more than "vm"."""
         context = self.context
         gpu = nested(context, "gpu", "name")
-        cores = self.key[4] or whole(context.get("cpu_cores"))  # the newest file may not record them
+        cores = self.key.cores or whole(context.get("cpu_cores"))  # the newest file may not record them
         cpu = short_cpu(context.get("cpu_model"))
         if isinstance(gpu, str) and gpu.strip():
             host = " ".join(part for part in (f"{cores}-core" if cores else "", cpu or "CPU", "host") if part)
-            gpus = self.key[5]
+            gpus = self.key.gpus
             what = f"{gpus}× {gpu} ({host})" if gpus > 1 else f"{gpu} ({host})"
         else:
-            vm = " VM" if str(self.key[0]).strip().lower() == "vm" else ""
+            vm = " VM" if str(self.key.hostname).strip().lower() == "vm" else ""
             what = (f"{cores}-core " if cores else "") + (cpu or "CPU") + vm if cpu or cores else "CPU only" + vm
             extras = [isa_of(context)] if isa_of(context) else []
             if self.twin:
-                extras.append(self.key[2] or "caches not recorded")
+                extras.append(self.key.caches or "caches not recorded")
             what += f" ({'; '.join(extras)})" if extras else ""
         if self.show_host:
-            what += f", host {self.key[0] or 'unnamed'}"
+            what += f", host {self.key.hostname or 'unnamed'}"
         return what
 
     @property
@@ -245,7 +249,8 @@ def group_machines(runs):
     for run, host in zip(runs, hosts):
         caches = joined(cpu_caches(run.context) or None, named[host], "")
         gpus = joined(gpu_count(run.context), counted[host], 1)
-        key = host[:2] + (caches,) + host[2:] + (gpus,)
+        hostname, cpu_model, gpu, cores = host
+        key = MachineKey(hostname, cpu_model, caches, gpu, cores, gpus)
         machines.setdefault(key, Machine(key)).add(run)
         machines[key].twin = len(named[host] - {None}) > 1
     ordered = [machines[key] for key in sorted(machines)]
@@ -254,19 +259,19 @@ def group_machines(runs):
                                    ("shapes outside suites", len(machine.sweep_shapes), MAX_SHAPES)):
             if count > limit:
                 files = ", ".join(shown(run.path) for run in machine.runs[:3]) + (", …" if len(machine.runs) > 3 else "")
-                raise InputError(f"the files of host {shown(machine.key[0])} ({files}) hold {count} {what} together; "
+                raise InputError(f"the files of host {shown(machine.key.hostname)} ({files}) hold {count} {what} together; "
                                  f"a report takes at most {limit} per machine")
     # Two machines of the same hardware label are told apart by their hostnames.
     by_label = {}
     for machine in ordered:
         by_label.setdefault(machine.hardware, []).append(machine)
     for same in by_label.values():
-        if len(same) > 1 and len({m.key[0] for m in same}) > 1:
+        if len(same) > 1 and len({m.key.hostname for m in same}) > 1:
             for machine in same:
                 machine.show_host = True
     for number, machine in enumerate(ordered, start=1):
         machine.number = number
-        hardware = hardware_slug(machine.context, machine.key[5], machine.key[4])
+        hardware = hardware_slug(machine.context, machine.key.gpus, machine.key.cores)
         machine.slug = f"m{number}-{hardware}" if hardware else f"m{number}"
     return ordered
 

@@ -55,7 +55,7 @@ def machines_section(machines):
         context = machine.context
         gpu = context.get("gpu") if isinstance(context.get("gpu"), dict) else None
         lines += [f"### {machine.label}", ""]
-        lines.append(f"- **Host**: {code(machine.key[0] or 'unnamed')} (its hostname)")
+        lines.append(f"- **Host**: {code(machine.key.hostname or 'unnamed')} (its hostname)")
         lines.append(f"- **CPU**: {fmt_plain(context.get('cpu_model'))}; "
                      f"{fmt_plain(context.get('cpu_cores'))} logical processors; "
                      f"{fmt_plain(context.get('omp_threads'))} OpenMP threads")
@@ -197,7 +197,7 @@ def gpus_text(machine, row):
     gpus = gpus_of(row)
     if gpus > 1:
         return f" on {gpus} GPUs"
-    return " on 1 GPU" if row.get("speedup_basis") and machine.key[5] > 1 else ""
+    return " on 1 GPU" if row.get("speedup_basis") and machine.key.gpus > 1 else ""
 
 
 def overview_row(machine, backend, shapes):

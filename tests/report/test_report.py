@@ -103,7 +103,7 @@ def test_deterministic_and_complete(tmp):
         check(f"section '{heading}' exists", heading in first)
 
     overview = section(first, "## 2. Overview", "## 3. Source documents")
-    labels = {m.key[0]: m.label for m in fixture_machines()}
+    labels = {m.key.hostname: m.label for m in fixture_machines()}
     for fixture in FIXTURES:
         document = load(fixture)
         host = document["context"]["hostname"]
