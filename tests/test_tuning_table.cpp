@@ -443,10 +443,11 @@ TEST_CASE("the few-rows plan: slices that cover K, A's share within shared memor
   auto axpy_plan = [](std::int64_t m, std::int64_t n, std::int64_t k) {
     return gpu::few_rows_name(gpu::few_rows_plan({m, n, k, Layout::nn}, 1056));
   };
-  CHECK(axpy_plan(16, 4096, 4096) == "few-rows axpy 16 rows, 16 slices of K 256");  // 32 blocks a slice: 16 k a row
+  CHECK(axpy_plan(16, 4096, 4096) == "few-rows axpy 16 rows, 32 slices of K 128");  // 32 blocks a slice: 128 floor
   CHECK(axpy_plan(1, 3072, 1024) == "few-rows axpy 1 rows, 8 slices of K 128");    // 24 blocks a slice: 128 floor
   CHECK(axpy_plan(1, 64, 1216) == "few-rows axpy 1 rows, 5 slices of K 256");      // at most 1216 / 128 slices
-  CHECK(axpy_plan(64, 512, 4096) == "few-rows axpy 16 rows x 4, 6 slices of K 768");  // A's share bounds the slice
+  CHECK(axpy_plan(64, 512, 4096) == "few-rows axpy 16 rows x 4, 16 slices of K 256");  // 16 blocks a slice: 4 k a row
+  CHECK(axpy_plan(64, 4096, 14336) == "few-rows axpy 16 rows x 4, 19 slices of K 768");  // A's share bounds the slice
   CHECK(plan(64, 4096, 4096) == "few-rows dot 16 rows x 4, 6 slices of K 768");  // 512 blocks a slice
   CHECK(gpu::few_rows_limit(nullptr, 8) == 8);
   CHECK(gpu::few_rows_limit("", 8) == 8);

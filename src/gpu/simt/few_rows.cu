@@ -98,8 +98,13 @@ __device__ __forceinline__ void store(const Args& p, int slice, int row, int col
 
 // With several slices, once every thread's partial sums are written: the tile's last slice to finish adds the tile's
 // partial sums in slice order (the order of the kernel that did this before) and writes C; its counter wraps to 0.
-// `columns`: the tile's width.
-__device__ void add_slices_if_last(const Args& p, const BlockSlice& at, int rows, int columns) {
+// kColumns: the tile's width, a multiple of 4 (so are a plane's rows: each thread adds whole float4s); kThreads: the
+// block's. Every load, C's included, is issued before the first store to C, which the compiler may not move a load
+// past: the last block waits on about slices ÷ 4 round trips to L2, not on two for each of its elements in turn
+// (bench/NOTES.md, "The few-rows tile's last block").
+template <int kRows, int kColumns, int kThreads>
+__device__ void add_slices_if_last(const Args& p, const BlockSlice& at) {
+  static_assert(kColumns % 4 == 0, "a tile's rows are whole float4s");
   __threadfence();  // this thread's partial sums reach L2 before the count that announces them
   __syncthreads();
   // Broadcast by the barrier, not a shared variable: A's share may fill the 48 KiB a launch gets without opting in.
@@ -107,16 +112,42 @@ __device__ void add_slices_if_last(const Args& p, const BlockSlice& at, int rows
                                                               unsigned(p.slices - 1));
   if (!last) return;
   __threadfence();
+  constexpr int kQuadsPerRow = kColumns / 4, kQuads = kRows * kQuadsPerRow;
+  constexpr int kPerThread = (kQuads + kThreads - 1) / kThreads;
   const std::size_t plane = std::size_t(p.m) * p.ld_partial;
-  const int col0 = at.column_block * columns;
-  for (int i = threadIdx.x; i < rows * columns; i += blockDim.x) {
-    const int row = at.row0 + i / columns, col = col0 + i % columns;
-    if (row >= p.m || col >= p.n) continue;
-    const float* part = p.partials + std::size_t(row) * p.ld_partial + col;
-    float sum = __ldcg(part);  // from L2: other blocks wrote them
-    for (int s = 1; s < p.slices; ++s) sum += __ldcg(part + s * plane);
-    float* out = p.c + std::size_t(row) * p.ldc + col;
-    *out = scale_output(p.alpha, p.beta, sum, out);
+  const float* part[kPerThread];
+  int row[kPerThread], col[kPerThread];
+  float4 sum[kPerThread];
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const int q = int(threadIdx.x) + j * kThreads;
+    row[j] = at.row0 + q / kQuadsPerRow;
+    col[j] = at.column_block * kColumns + q % kQuadsPerRow * 4;
+    const bool inside = q < kQuads && row[j] < p.m && col[j] < p.n;
+    part[j] = inside ? p.partials + std::size_t(row[j]) * p.ld_partial + col[j] : nullptr;
+    sum[j] = inside ? __ldcg(reinterpret_cast<const float4*>(part[j])) : make_float4(0, 0, 0, 0);  // from L2
+  }
+#pragma unroll 4
+  for (int s = 1; s < p.slices; ++s)
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j)
+      if (part[j]) {
+        const float4 v = __ldcg(reinterpret_cast<const float4*>(part[j] + s * plane));
+        sum[j].x += v.x, sum[j].y += v.y, sum[j].z += v.z, sum[j].w += v.w;
+      }
+  float old[kPerThread][4];
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j)
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+      old[j][t] = p.beta != 0.0f && part[j] && col[j] + t < p.n ? p.c[std::size_t(row[j]) * p.ldc + col[j] + t] : 0.0f;
+#pragma unroll
+  for (int j = 0; j < kPerThread; ++j) {
+    const float values[4] = {sum[j].x, sum[j].y, sum[j].z, sum[j].w};
+#pragma unroll
+    for (int t = 0; t < 4; ++t)
+      if (part[j] && col[j] + t < p.n)
+        p.c[std::size_t(row[j]) * p.ldc + col[j] + t] = scale_output(p.alpha, p.beta, values[t], &old[j][t]);
   }
 }
 
@@ -211,7 +242,7 @@ __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
       if (row < p.m && col < p.n) store(p, at.slice, row, col, sum[i]);
     }
   }
-  if (p.partials) add_slices_if_last(p, at, kRows, kFewRowsDotColumns);
+  if (p.partials) add_slices_if_last<kRows, kFewRowsDotColumns, kDotWarps * 32>(p, at);
 }
 
 // B stored K x N. The block takes 128 columns, lane l of every warp columns 4l .. 4l + 3; warp w takes the slice's
@@ -283,7 +314,7 @@ __global__ void __launch_bounds__(kAxpyWarps * 32) few_rows_axpy(Args p) {
     for (int w = 0; w < kAxpyWarps; ++w) total += sums[(w * kRows + row) * kFewRowsAxpyColumns + c];
     store(p, at.slice, at.row0 + row, out_col, total);
   }
-  if (p.partials) add_slices_if_last(p, at, kRows, kFewRowsAxpyColumns);
+  if (p.partials) add_slices_if_last<kRows, kFewRowsAxpyColumns, kAxpyWarps * 32>(p, at);
 }
 
 template <int kRows>

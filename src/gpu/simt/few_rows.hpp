@@ -32,9 +32,10 @@ constexpr std::int64_t kFewRowsSmemBytes = 48 * 1024;
 constexpr std::int64_t kFewRowsKUnit = 128;
 // Splitting K for parallelism keeps a slice at least this many k per row of C: each slice writes an M x N plane of
 // partial sums that the tile's last block reads back, 2·M·N floats against the slice's slice_k·N floats of B, so the
-// partial sums stay within an eighth of B's traffic, where A's share in shared memory does not force shorter slices
-// (bench/NOTES.md, "A short C takes 64-row tiles; few rows on DeepBench's narrow products").
-constexpr std::int64_t kFewRowsSliceKPerRow = 16;
+// partial sums stay within half of B's traffic, and they go to L2 and back within the launch where B comes from
+// memory; at 16 rows or more the warps a shorter slice adds are what the time lacks (bench/NOTES.md, "The few-rows
+// tile's last block").
+constexpr std::int64_t kFewRowsSliceKPerRow = 4;
 // Columns of C a block covers: B stored N x K (K contiguous) is read by warps of 4 columns each, 8 warps a block;
 // B stored K x N by lanes of 4 columns each, 4 warps splitting the slice.
 constexpr int kFewRowsDotColumns = 32, kFewRowsAxpyColumns = 128;
