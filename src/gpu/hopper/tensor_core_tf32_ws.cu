@@ -248,8 +248,7 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // blocks) only once every block has issued the loads of its unit of wave w: the tiles of a wave, neighbours in the
   // raster, then walk K together and find each other's operand tiles in the L2. Left alone, blocks that finish a unit
   // early start the next early, the waves drift apart over many units, and the three passes' large products read
-  // their operands from DRAM several times over (bench/NOTES.md, "3xTF32's waves in step"; one pass gains less, its
-  // units a third as long: "The TF32 row's waves in step").
+  // their operands from DRAM several times over (bench/NOTES.md, "3xTF32's waves in step").
   if (warpgroup == 0) {
     shrink_registers<kProducerRegisters<kPasses>>();
     if (tid != 0) return;
@@ -590,15 +589,15 @@ Tf32Plan tf32_plan_here(const GemmShape& s) {
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsTf32Rows)) return few_rows_scratch_bytes(s, kFewRowsTf32Rows);
-  return kWaveCountBytes + tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
+  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
 }
 
 void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
-                      unsigned* wave_count, float* partials, std::size_t partial_capacity) {
+                      float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
   check_partials(g, step, plan, partial_capacity);
-  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, wave_count, partials);
-  launch_planned<false, 1>(g, step, a, nullptr, plan, wave_count, partials);
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, nullptr, partials);
+  launch_planned<false, 1>(g, step, a, nullptr, plan, nullptr, partials);
 }
 
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
@@ -611,7 +610,7 @@ void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Opera
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (few_rows_takes(shape, kFewRowsTf32Rows)) return {few_rows_choose(g) + " (FP32)"};
-  return {tf32_engine_name("TF32", shape, tf32_plan_here(shape))};
+  return {"TF32 " + tf32_plan_name(tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
@@ -621,18 +620,12 @@ void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
     return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
   const Tf32Plan plan = tf32_plan_here(shape);
   const char* step = "gpu/tensor-core-tf32-ws";
-  // The scratch: the wave count, then A copied K-major where it is stored transposed, then the plan's planes.
-  if (g.scratch_bytes < kWaveCountBytes)
-    throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for the wave count");
-  unsigned* wave_count = tf32_waves_in_step(shape, plan) ? static_cast<unsigned*>(g.scratch) : nullptr;
-  float* after_count = scratch + kWaveCountBytes / sizeof(float);
-  const std::size_t left = g.scratch_bytes - kWaveCountBytes;
-  if (!g.a_transposed) return launch_tf32_pass(g, step, {g.a, g.m, g.lda, 0}, plan, wave_count, after_count, left);
+  if (!g.a_transposed) return launch_tf32_pass(g, step, {g.a, g.m, g.lda, 0}, plan, scratch, g.scratch_bytes);
   const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);
-  if (a_bytes > left) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
-  launch_k_major_a<1>(g, g.m, after_count);
-  launch_tf32_pass(g, step, {after_count, g.m, g.k_padded, 0}, plan, wave_count, after_count + a_bytes / sizeof(float),
-                   left - a_bytes);
+  if (a_bytes > g.scratch_bytes) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
+  launch_k_major_a<1>(g, g.m, scratch);
+  launch_tf32_pass(g, step, {scratch, g.m, g.k_padded, 0}, plan, scratch + a_bytes / sizeof(float),
+                   g.scratch_bytes - a_bytes);
 }
 
 }  // namespace matcompare::gpu
