@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "matcompare/matcompare.hpp"
+#include "budget_note.hpp"
 #include "cli_support.hpp"
 #include "interrupt.hpp"
 #include "partial_results.hpp"
@@ -416,6 +418,7 @@ int main(int argc, char** argv, char** envp) {
     auto context = matcompare::collect_context(joined_command_line(argc, argv), options);
     context.suite = suite;
     PartialResults partial(output.partial_path(), {context, format, table, sort_key, output.replaced_mode()});
+    const auto run_started = std::chrono::steady_clock::now();
     auto results = matcompare::run_benchmarks(
         backends, shapes, options, [&](const matcompare::Progress& p) { bar.update(p); },
         [&](const std::vector<matcompare::BenchmarkResult>& shape_results) {
@@ -423,6 +426,10 @@ int main(int argc, char** argv, char** envp) {
           kept_partial_note = partial.where_kept();
         });
     bar.finish();
+    const std::string overrun = budget_overrun_note(
+        results, options.budget_s,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count());
+    if (!overrun.empty()) std::cerr << overrun << std::endl;
     // The user's OPENBLAS_CORETYPE is kept, but a vendor held below the CPU skews every CPU ratio: say so.
     const char* better_core = matcompare::openblas_core_below_cpu();
     // Equal to the better core: the CLI set it itself, and this OpenBLAS cannot switch (no DYNAMIC_ARCH).

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "../apps/budget_note.hpp"
 #include "../apps/cli_support.hpp"
 #include "../apps/progress.hpp"
 #include "matcompare/matcompare.hpp"
@@ -443,6 +444,35 @@ TEST_CASE("the exit status: 3 when a row failed, whatever else ran; 0 when rows 
   CHECK(exit_status({row(Status::ok), row(Status::estimated), row(Status::unavailable)}) == kExitOk);
   CHECK(exit_status({row(Status::ok), row(Status::failed), row(Status::ok)}) == kExitRowFailed);
   CHECK(exit_status({row(Status::unavailable), row(Status::failed)}) == 3);
+}
+
+TEST_CASE("a run well past its budget ends with a note of where the time went; one within it says nothing") {
+  auto row = [](double budget_s, double spent_s) {
+    matcompare::BenchmarkResult r;
+    r.budget_s = budget_s;
+    r.spent_s = spent_s;
+    return r;
+  };
+  const std::vector<matcompare::BenchmarkResult> rows{row(2, 6), row(3, 4), row(1, 0.5)};  // 10.5 s, 5 s past
+  CHECK(budget_overrun_note(rows, 10, 10.9) == "");
+  CHECK(budget_overrun_note(rows, 10, 11.0) == "");  // kBudgetNoteSlack: a last sample's overrun is within the rule
+  CHECK(budget_overrun_note(rows, 0, 30) == "");
+  const std::string note = budget_overrun_note(rows, 10, 20.4);
+  INFO(note);
+  // 5.5 s within the rows' shares, 5 s past them, 9.9 s outside the rows: the three add up to the run's time.
+  CHECK(note.rfind("matcompare: note: the run took 20.4 s of its 10 s budget: 5.5 s in its rows' shares (each at least "
+                   "0.05 s, or one full run where that takes at most 1 s), 5 s past them (set-ups, uploads, first runs "
+                   "and verification, ", 0) == 0);
+  CHECK(note.find("9.9 s outside the rows (inputs, their float64 references, planning)") != std::string::npos);
+  CHECK(note.find('\n') == std::string::npos);
+  // The CLI: a budget far below one shape's fixed costs (a 1024 cube's inputs and float64 reference, every CPU row's
+  // set-up and verification), then the same rows within a budget they fit.
+  const Outcome over = run_cli("--size 1024 --filter cpu/gold,cpu/openblas --budget 0.1 --format csv");
+  REQUIRE_MESSAGE(over.exit_code == 0, over.err);
+  CHECK(over.err.find("matcompare: note: the run took ") != std::string::npos);
+  const Outcome within = run_cli("--size 64 --filter cpu/gold,cpu/openblas --budget 20 --format csv");
+  REQUIRE_MESSAGE(within.exit_code == 0, within.err);
+  CHECK(within.err.find("matcompare: note:") == std::string::npos);
 }
 
 namespace {
