@@ -9,8 +9,10 @@
 # B is tested first: test_gpu_backends, test_accuracy, test_tuning_table, and memcheck on 3xTF32 at a product of
 # several waves (2000x2200x70 on 256x128 tiles: 144 tiles) in every layout. ROW and VENDORS, when set, name another
 # row of the engine and its vendors: ROW=tensor-core-tf32-ws VENDORS=cublas-tf32,cublaslt-tf32,cutlass-tf32 with
-# experiments/tf32_waves_on.patch (A: the one-pass kernel's waves in step too, an experiment not yet run).
-# Usage (device tool, .whl carried): [ROW=… VENDORS=…] h200_three_pass_ab.sh OUT COMMIT PATCH [ROUNDS] [check]
+# experiments/tf32_waves_on.patch (A: the one-pass kernel's waves in step too). SHAPES, when set, names another shapes
+# file: shapes/tf32_waves_layouts.txt with experiments/tf32_waves_in_scratch.patch adds the TN products that the
+# wave count ahead of A's copy slowed (bench/NOTES.md, "The TF32 row's waves in step").
+# Usage (device tool, .whl carried): [ROW=… VENDORS=… SHAPES=…] h200_three_pass_ab.sh OUT COMMIT PATCH [ROUNDS] [check]
 set -uo pipefail
 out=$1 commit=$2 patch=$3 rounds=${4:-2} stage=${5:-}
 row=${ROW:-tensor-core-3xtf32} vendors=${VENDORS:-cublas-fp32,cublaslt-fp32}
@@ -32,7 +34,7 @@ label=$(basename "$patch" .patch)
   { log "build A failed"; exit 1; }
 log "built A ($label) and B ($commit)"
 bash bench/ab_libs.sh "$out/results" build/apps /tmp/three_a/build/src build/src "$rounds" \
-  --shapes bench/shapes/three_pass_large.txt --filter "$row,$vendors" --budget 30 \
+  --shapes "${SHAPES:-bench/shapes/three_pass_large.txt}" --filter "$row,$vendors" --budget 30 \
   > "$out/logs/ab.txt" 2>&1
 log "A/B done"
 cat "$out/logs/ab.txt"
