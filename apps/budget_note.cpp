@@ -9,7 +9,7 @@ namespace {
 
 std::string seconds(double s) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.3g s", s);
+  std::snprintf(text, sizeof text, s >= 100 ? "%.0f s" : "%.3g s", s);  // 8000 s, not 8e+03 s
   return text;
 }
 
@@ -27,8 +27,8 @@ std::string budget_overrun_note(const std::vector<matcompare::BenchmarkResult>& 
   return "matcompare: note: the run took " + seconds(wall_s) + " of its " + seconds(budget_s) + " budget: " +
          seconds(within_shares_s) + " in its rows' shares (each at least " + seconds(matcompare::kMinimumRowSeconds) +
          ", or one full run where that takes at most " + seconds(matcompare::kOneRunFloorSeconds) + "), " +
-         seconds(past_shares_s) + " past them (set-ups, uploads, first runs and verification, which a row spends "
-         "however small its share), " + seconds(outside_rows_s) +
-         " outside the rows (inputs, their float64 references, planning); a budget cannot shorten these "
+         seconds(past_shares_s) + " past them (planning trials, set-ups, uploads, first runs and verification, which a "
+         "row spends however small its share), " + seconds(outside_rows_s) +
+         " outside the rows (inputs and their float64 references); a budget cannot shorten these "
          "(docs/method.md, \"Budget\")";
 }

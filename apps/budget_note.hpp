@@ -12,7 +12,8 @@
 constexpr double kBudgetNoteSlack = 1.1;
 
 // "" when `wall_s` is within kBudgetNoteSlack x `budget_s`; else one line: the run's time against its budget, the
-// seconds its rows spent past their shares (each row's set-up, uploads, first run and verification, however small
-// its share) and the seconds outside the rows (drawing inputs and their float64 reference, the planning trials).
+// seconds its rows spent within their shares and past them (each row's planning trial, set-up, uploads, first run and
+// verification, however small its share), and the seconds outside the rows (drawing inputs and their float64
+// reference).
 std::string budget_overrun_note(const std::vector<matcompare::BenchmarkResult>& results, double budget_s,
                                 double wall_s);
