@@ -426,9 +426,8 @@ int main(int argc, char** argv, char** envp) {
           kept_partial_note = partial.where_kept();
         });
     bar.finish();
-    const std::string overrun = budget_overrun_note(
-        results, options.budget_s,
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count());
+    context.run_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_started).count();
+    const std::string overrun = budget_overrun_note(results, options.budget_s, context.run_s);
     if (!overrun.empty()) std::cerr << overrun << std::endl;
     // The user's OPENBLAS_CORETYPE is kept, but a vendor held below the CPU skews every CPU ratio: say so.
     const char* better_core = matcompare::openblas_core_below_cpu();

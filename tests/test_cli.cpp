@@ -188,6 +188,9 @@ TEST_CASE("--budget: a run that cannot measure every row in full still gives eac
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
   const auto j = nlohmann::json::parse(o.out);
   CHECK(j["context"]["timing"]["budget_s"] == 2.0);
+  const double run_s = j["context"]["timing"]["run_s"].get<double>();  // the run's wall time, beside its budget
+  CHECK(run_s > 0.5);
+  CHECK(run_s < 60);
   CHECK(j["context"]["timing"]["time_limit_s"] == 20.0);
   for (const auto& r : j["results"]) {
     INFO(r["backend"], ": ", r["reason"]);

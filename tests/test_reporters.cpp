@@ -255,6 +255,7 @@ RunContext hand_built_context(bool with_gpu) {
   c.options.min_time_s = 0.125;
   c.options.time_limit_s = 17;
   c.options.budget_s = 33;
+  c.run_s = 41.5;
   c.options.seed = 4242;
   c.options.input_values = InputValues::reals_1_100;
   c.command_line = "matcompare --sizes 512 --budget 33";
@@ -1166,11 +1167,15 @@ TEST_CASE("json: the context names the machine and how the run was timed, each u
   CHECK(timing.at("min_time_s") == 0.125);
   CHECK(timing.at("time_limit_s") == 17.0);
   CHECK(timing.at("budget_s") == 33.0);
+  CHECK(timing.at("run_s") == 41.5);
   CHECK(c.at("input_seed") == 4242);
   CHECK(c.at("input_values") == "reals-1-100");
   CHECK(c.at("command_line") == "matcompare --sizes 512 --budget 33");
   CHECK(c.at("timestamp_utc") == "2026-01-02T03:04:05Z");
 
+  RunContext unfinished = hand_built_context(false);
+  unfinished.run_s = 0;  // a run not yet ended: a .partial file's context
+  CHECK(json::parse(render(Format::json, unfinished)).at("context").at("timing").at("run_s").is_null());
   const json none = json::parse(render(Format::json)).at("context");
   CHECK(none.at("gpu").is_null());
   CHECK(none.at("gpu_unavailable_reason") == kUnavailableReason);

@@ -83,6 +83,9 @@ struct RunContext {
   std::string cublasmp;             // cuBLASMp's version, or why it is unavailable
   std::vector<Peak> peaks;          // the CPU's (measured) and the GPU's (from its properties), where known
   BenchmarkOptions options;         // how every result of the run was measured
+  // Wall seconds the whole run took, beside options.budget_s: a run whose fixed costs outgrew its budget shows it
+  // (docs/method.md, "Budget"). 0 until the run ends (a stopped run's .partial file) and in runs saved before it.
+  double run_s = 0;
   std::string command_line;
   std::string timestamp_utc;
   // The suite the run's shapes came from (--suite, --shapes), with its problems' names, so a report can say which

@@ -95,9 +95,20 @@ def machines_section(machines):
             lines.append(f"  - {fmt_plain(run.context.get('timestamp_utc'))}, {code(run.name)}, git "
                          f"{code(fmt_plain(run.context.get('git_commit')))}: "
                          f"{code(fmt_plain(run.context.get('command_line')))}"
+                         + run_time(run.context)
                          + (f" (inputs {code(values)}: {values_use(run)})" if values != UNIFORM else ""))
         lines += [""] + kernel_table(machine)
     return lines
+
+
+def run_time(context):
+    """How long a run took against its budget, where it recorded that (timing.run_s, runs since 2026-11-30): a run
+    whose fixed costs outgrew its budget shows it."""
+    timing = context.get("timing") if isinstance(context.get("timing"), dict) else {}
+    took, budget = positive(timing.get("run_s")), positive(timing.get("budget_s"))
+    if took is None:
+        return ""
+    return f"; took {took:.0f} s" + (f" of a {budget:.0f}-s budget" if budget is not None else "")
 
 
 def values_use(run):

@@ -87,6 +87,7 @@ json context_json(const RunContext& c) {
                  {"min_time_s", o.min_time_s},
                  {"time_limit_s", o.time_limit_s},
                  {"budget_s", o.budget_s},
+                 {"run_s", number_or_null(c.run_s, c.run_s > 0)},
                  {"budget", "the whole run fits budget_s of wall time: each shape gets an equal share of what is "
                             "left, each row what it needs or an equal share of the rest, at most time_limit_s; a "
                             "row whose one full run does not fit is estimated from its first rows of C"},

@@ -166,6 +166,7 @@ RunContext context_from(const json& c) {
     o.min_time_s = number(*timing, at, "min_time_s");
     o.time_limit_s = number(*timing, at, "time_limit_s");
     o.budget_s = number(*timing, at, "budget_s");
+    context.run_s = number(*timing, at, "run_s");
     o.flush_cache = flag(*timing, at, "flush_cache");
     o.full_reference_max_flops = number(*timing, at, "full_reference_max_flops");
   }

@@ -201,6 +201,29 @@ def test_suite_section(tmp):
     check("no suite, no section", plain is not None and "## 2d. Suites" not in plain)
 
 
+def test_run_time_against_budget(tmp):
+    """A run that recorded how long it took (timing.run_s) says so in its machine's list of runs, beside its budget;
+    one that did not (runs before 2026-11-30, a stopped run's .partial file) says nothing of it."""
+    paths = []
+    for name, timing in (("long", {"budget_s": 330, "run_s": 370.4}), ("older", {"budget_s": 20}),
+                         ("stopped", {"budget_s": 20, "run_s": None})):
+        path = os.path.join(tmp, f"{name}.json")
+        context = {"hostname": name, "cpu_model": name, "timestamp_utc": "2026-11-30T00:00:00Z",
+                   "command_line": f"matcompare {name}", "timing": timing}
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(document(context=context), handle)
+        paths.append(path)
+    text = make_report(paths, os.path.join(tmp, "run_time"))
+    if text is None:
+        return
+    runs = [line for line in text.splitlines() if line.startswith("  - 2026-11-30T00:00:00Z")]
+    check("three runs listed", len(runs) == 3, "\n".join(runs))
+    long_run = next((line for line in runs if "`long.json`" in line), "")
+    check("the run's time beside its budget", "`matcompare long`; took 370 s of a 330-s budget" in long_run, long_run)
+    check("runs without it say nothing of it", all("took" not in line for line in runs if line != long_run),
+          "\n".join(runs))
+
+
 def test_merge_keeps_newer_file(tmp):
     """A second file from the same machine merges into it; its rows win when it is newer."""
     gpu = load(FIXTURES[1])
@@ -2334,6 +2357,7 @@ def test_modules_alone(tmp):
 # contract that a bad input, a signal or a failing write keeps, and the fuzzer (a few minutes each on a 2-core VM).
 PARTS = {
     "content": (test_deterministic_and_complete, test_layouts_are_shapes_of_their_own, test_suite_section,
+                test_run_time_against_budget,
                 test_accuracy_error_vs_k, test_error_study_not_a_suite, test_accuracy_error_sums_keep_uniform,
                 test_accuracy_speed, test_plots_vendor_encoding, test_bar_value_labels, test_plots_roofline_panels,
                 test_plots_size_labels, test_plots_bar_panels, test_accuracy_absent, test_merge_keeps_newer_file,
