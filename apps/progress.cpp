@@ -100,7 +100,10 @@ void ProgressReport::draw(bool ticking) {
   const double row_s = ticking ? std::chrono::duration<double>(Clock::now() - last_at_).count() : 0;
   const double elapsed = last_.elapsed_s + row_s;
   const double left = last_.budget_left_s > row_s ? last_.budget_left_s - row_s : 0;
-  std::string line = row_text(row_s) + "  (" + seconds(elapsed) + " elapsed, " + seconds(left) + " of the budget left)";
+  // Past the budget a run goes on with every shape's fixed costs (docs/method.md, "Budget"): "0.0s left" for a
+  // minute would read as a hang.
+  std::string line = row_text(row_s) + "  (" + seconds(elapsed) + " elapsed, " +
+                     (left > 0 ? seconds(left) + " of the budget left)" : std::string("the budget spent)"));
   if (mode_ == Mode::lines) {
     out_ << "matcompare: " << line << "\n" << std::flush;
     return;

@@ -534,6 +534,14 @@ TEST_CASE("progress without a terminal: silent at first, then a line per row, on
   CHECK(lines[3].find("s of up to 2.0s") != std::string::npos);
   CHECK(out.str().find("onemkl") == std::string::npos);
   CHECK(out.str().find('\r') == std::string::npos);
+  std::ostringstream past;  // a run past its budget: its fixed costs go on, and the line says so
+  {
+    ProgressReport report(ProgressReport::Mode::lines, past, 0.01, 1.0, 0.05);
+    report.update(step("cpu/blis", false, 2, 12.0));
+    report.finish();
+  }
+  CHECK(lines_in(past.str()).front() == "matcompare: [2/3] cpu/blis 64x64x64: up to 2.0s  (12s elapsed, the budget "
+                                        "spent)");
 }
 
 TEST_CASE("progress on a terminal: one line redrawn in place, also between steps, erased at the end") {
