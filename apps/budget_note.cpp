@@ -1,17 +1,13 @@
 #include "budget_note.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "../src/core/budget.hpp"
+#include "../src/core/number_text.hpp"
 
 namespace {
 
-std::string seconds(double s) {
-  char text[32];
-  std::snprintf(text, sizeof text, s >= 100 ? "%.0f s" : "%.3g s", s);  // 8000 s, not 8e+03 s
-  return text;
-}
+std::string seconds(double s) { return matcompare::format(s >= 100 ? "%.0f s" : "%.3g s", s); }  // 8000 s, not 8e+03
 
 }  // namespace
 

@@ -461,7 +461,6 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   // build beside two busy cores; the mutations above took 7.4-7.7 s, which only the plan's check tells apart.
   CHECK(took_s < o.budget_s * 1.5);
   CHECK(took_s > o.budget_s * 0.7);  // and used: a prediction far too high would leave the rows their floors
-  REQUIRE(results.size() == 2 * shapes.size());
   for (const BenchmarkResult& r : results) {
     INFO(r.backend.name, " ", to_string(r.shape), ": ", r.reason);
     CHECK(r.status == Status::ok);
