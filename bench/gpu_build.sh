@@ -6,7 +6,8 @@
 # BLIS and oneMKL are not there either: when .vendors/ holds the CPU vendor plugins (bench/pack_vendors.sh here,
 # carried as .vendors), CMake copies them and libblis.so.4 beside the library instead of building them, so
 # cpu/libblis and cpu/onemkl run; without it both rows read unavailable and say why.
-# Usage: gpu_build COMMIT LOG_DIR
+# Usage: [GPU_BUILD_ARGS="-DNAME=VALUE …"] gpu_build COMMIT LOG_DIR (GPU_BUILD_ARGS: more CMake arguments, e.g. the
+# tests off for an A/B's other side, which leaves the sources, and so the commit's name, as they are)
 
 # COMMIT labels every result (git_commit). The device tool's copy of the tree has a .git whose HEAD lags the tree it
 # carries, so `$(git rev-parse --short HEAD)` typed into its command line names an older commit (2026-11-29: five runs
@@ -28,6 +29,9 @@ gpu_build() {
   python=$(command -v /opt/torch/.venv/bin/python3 || command -v python3)
   site=$("$python" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
   local args=(-DCMAKE_CUDA_ARCHITECTURES=90a -DMATCOMPARE_GIT_COMMIT="$commit")
+  local extra
+  read -ra extra <<< "${GPU_BUILD_ARGS:-}"
+  args+=("${extra[@]}")
   [ -d "$site/nvidia/nccl" ] && args+=(-DNCCL_ROOT="$site/nvidia/nccl")
   [ -d "$site/nvidia/nvshmem" ] && args+=(-DNVSHMEM_ROOT="$site/nvidia/nvshmem")
   # .vendors/ (23 MB) no longer fits a call beside the tracked tree; pack_vendors.sh leaves it compressed in .whl/.

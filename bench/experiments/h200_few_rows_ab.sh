@@ -8,7 +8,12 @@
 # 4 slices) in every layout, and the last block's sum broken on purpose (its last slice dropped) must fail the test.
 # Then bench/ab_libs.sh, ROUNDS rounds (2 unless given), over shapes/few_rows_last_block.txt with gpu/simt-tuned and
 # the FP32 vendors, and Nsight Compute's time of each few-rows kernel at two shapes on each side.
-# Usage (device tool, .whl carried): h200_few_rows_ab.sh OUT COMMIT A_COMMIT PATCH [ROUNDS] [check]
+# SHAPES, NCU_SHAPES ("M N K LAYOUT;…"), MUTATION ("SED-EDIT|LABEL", on few_rows.cu) and RACECHECK_S, when set,
+# replace the shapes file, the two Nsight Compute shapes, the mutation and racecheck's 120 s (it runs the vendors
+# too, 12 rows; 120 s did not always hold them): the nineteenth session's runs (bench/NOTES.md, "The few-rows dot
+# kernel's loads a step ahead") set them.
+# Usage (device tool, .whl carried): [SHAPES=… NCU_SHAPES=… MUTATION=… RACECHECK_S=…] h200_few_rows_ab.sh OUT COMMIT
+#   A_COMMIT PATCH [ROUNDS] [check]
 set -uo pipefail
 out=$1 commit=$2 a_commit=$3 patch=$4 rounds=${5:-2} stage=${6:-}
 source bench/device_out.sh
@@ -20,9 +25,8 @@ if [ -f build/src/libmatcompare.so.0 ] && grep -q "MATCOMPARE_GIT_COMMIT:STRING=
 else
   tar --exclude=./build --exclude=./build-cpu -cf - . | tar -C /tmp/few_a -xf -
   (cd /tmp/few_a && patch -R -p1 < "$patch" > "$out/logs/patch_a.log" 2>&1) || { log "the patch does not reverse"; exit 1; }
-  sed -i 's|option(MATCOMPARE_BUILD_TESTS "Build the test suite" ON)|option(MATCOMPARE_BUILD_TESTS "" OFF)|' \
-    /tmp/few_a/CMakeLists.txt
-  (cd /tmp/few_a && source bench/gpu_build.sh && gpu_build "$a_commit" "$out/logs" > "$out/logs/a.txt" 2>&1) ||
+  (cd /tmp/few_a && source bench/gpu_build.sh &&
+    GPU_BUILD_ARGS=-DMATCOMPARE_BUILD_TESTS=OFF gpu_build "$a_commit" "$out/logs" > "$out/logs/a.txt" 2>&1) ||
     { log "build A failed"; exit 1; }
   log "A: built from the tree with the change reversed"
   a_lib=/tmp/few_a/build/src
@@ -34,24 +38,25 @@ if [ "$stage" = check ]; then
   build/tests/test_gpu_backends --test-case="*few-rows kernels*" > "$out/logs/test_few_rows.log" 2>&1
   log "test_gpu_backends few-rows exit $?: $(grep -E 'test cases:|assertions:' "$out/logs/test_few_rows.log" | tr '\n' ' ')"
   MATCOMPARE_FEW_ROWS=64 sanitize memcheck 40 1000 999 simt-tuned 100
-  MATCOMPARE_FEW_ROWS=64 sanitize racecheck 40 1000 999 simt-tuned 120
-  mutate src/gpu/simt/few_rows.cu 's/for (int s = 1; s < p.slices; ++s)/for (int s = 1; s < p.slices - 1; ++s)/' \
-    "*few-rows kernels*" "the last block drops the last slice"
+  MATCOMPARE_FEW_ROWS=64 sanitize racecheck 40 1000 999 simt-tuned "${RACECHECK_S:-120}"
+  mutation=${MUTATION:-'s/for (int s = 1; s < p.slices; ++s)/for (int s = 1; s < p.slices - 1; ++s)/|the last block drops the last slice'}
+  mutate src/gpu/simt/few_rows.cu "${mutation%%|*}" "*few-rows kernels*" "${mutation#*|}"
 fi
 bash bench/ab_libs.sh "$out/results" build/apps "$a_lib" build/src "$rounds" \
-  --shapes bench/shapes/few_rows_last_block.txt --filter simt-tuned,cublas-fp32,cublaslt-fp32 --budget 30 \
+  --shapes "${SHAPES:-bench/shapes/few_rows_last_block.txt}" --filter simt-tuned,cublas-fp32,cublaslt-fp32 --budget 30 \
   > "$out/logs/ab.txt" 2>&1
 log "A/B done"
 cat "$out/logs/ab.txt"
 for side in A B; do
   lib=build/src
   [ $side = A ] && lib=$a_lib
-  for shape in "16 1760 1760" "32 4096 4096"; do
-    read -r m n k <<< "$shape"
+  IFS=';' read -ra ncu_shapes <<< "${NCU_SHAPES:-16 1760 1760 NN;32 4096 4096 NN}"
+  for shape in "${ncu_shapes[@]}"; do
+    read -r m n k layout <<< "$shape"
     LD_LIBRARY_PATH=$lib:/usr/local/cuda/lib64 timeout 60 ncu --csv --page raw --kernel-name-base demangled \
       -k "regex:few_rows" --launch-skip 1 --launch-count 2 --metrics gpu__time_duration.sum $cli --m "$m" --n "$n" \
-      --k "$k" --layout NN --filter simt-tuned --repetitions 3 --min-time 0 --no-flush \
-      > "$out/logs/ncu_${side}_${m}x${n}x${k}.csv" 2> "$out/logs/ncu_${side}_${m}x${n}x${k}.err"
-    log "ncu $side ${m}x${n}x${k} exit $?"
+      --k "$k" --layout "$layout" --filter simt-tuned --repetitions 3 --min-time 0 --no-flush \
+      > "$out/logs/ncu_${side}_${m}x${n}x${k}_$layout.csv" 2> "$out/logs/ncu_${side}_${m}x${n}x${k}_$layout.err"
+    log "ncu $side ${m}x${n}x${k} $layout exit $?"
   done
 done

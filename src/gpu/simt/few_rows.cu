@@ -17,6 +17,7 @@
 #include <string>
 
 #include "../runtime/device_gemm.cuh"
+#include "../runtime/tile_io.cuh"
 #include "few_rows.hpp"
 
 namespace matcompare::gpu {
@@ -46,18 +47,19 @@ struct Args {
 };
 
 // The block's share of A: rows [row0, row0 + kRows) by k [k0, k0 + slice_k), row stride slice_k, zero past m and
-// past K's padding (k_len, a multiple of 4, is what is left of K from k0).
+// past K's padding (k_len, a multiple of 4, is what is left of K from k0). Stored M x K, it is copied by cp.async:
+// every thread's copies are in flight at once, one round trip to L2 where loads passed through registers took one
+// for each of its float4s in turn (bench/NOTES.md, "The few-rows dot kernel's loads a step ahead").
 template <int kRows>
 __device__ void load_a_slice(const Args& p, int row0, int k0, int k_len, float* sa) {
   if (!p.a_transposed) {
     const int vectors = p.slice_k / 4;
     for (int i = threadIdx.x; i < kRows * vectors; i += blockDim.x) {
       const int row = i / vectors, col = i % vectors * 4;
-      float4 v = make_float4(0, 0, 0, 0);
-      if (row0 + row < p.m && col < k_len)
-        v = __ldg(reinterpret_cast<const float4*>(p.a + std::size_t(row0 + row) * p.lda + k0 + col));
-      *reinterpret_cast<float4*>(sa + row * p.slice_k + col) = v;
+      const bool inside = row0 + row < p.m && col < k_len;
+      copy16_async(sa + row * p.slice_k + col, inside ? p.a + std::size_t(row0 + row) * p.lda + k0 + col : p.a, inside);
     }
+    wait_copies();
   } else {  // stored K x M: consecutive threads read consecutive rows of one k
     for (int i = threadIdx.x; i < kRows * p.slice_k; i += blockDim.x) {
       const int kk = i / kRows, row = i % kRows;
@@ -175,10 +177,13 @@ __device__ __forceinline__ void reduce_scatter(float* v, int lane, int& first) {
 }
 
 // B stored N x K. Warp w of the block takes kDotColumnsPerWarp columns; its lanes read 4 consecutive k each, kSteps
-// steps of 128 k at a time (as many as the registers allow), the first while A's share is loaded.
+// steps of 128 k at a time (as many as the registers allow), the first while A's share is loaded. From 8 rows a
+// step's arithmetic is long enough to hide a round trip, so the next steps' loads are issued before it (kAhead)
+// rather than after (bench/NOTES.md, "The few-rows dot kernel's loads a step ahead").
 template <int kRows>
 __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
   constexpr int kSteps = kRows >= 16 ? 1 : kRows >= 8 ? 2 : 4, kStepK = 32 * 4;
+  constexpr bool kAhead = kRows >= 8;
   extern __shared__ float4 smem[];
   float* sa = reinterpret_cast<float*>(smem);
   const BlockSlice at = block_slice<kRows>(p);
@@ -188,19 +193,20 @@ __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
 #pragma unroll
   for (int j = 0; j < kDotColumnsPerWarp; ++j)
     b_cols[j] = col0 + j < p.n ? p.b + std::size_t(col0 + j) * p.ldb + at.k0 : nullptr;
-  float4 bv[kSteps][kDotColumnsPerWarp];
-  auto load_b = [&](int kk) {
+  using Steps = float4[kSteps][kDotColumnsPerWarp];
+  Steps bv;
+  auto load_b = [&](int kk, Steps& to) {
 #pragma unroll
     for (int s = 0; s < kSteps; ++s)
 #pragma unroll
       for (int j = 0; j < kDotColumnsPerWarp; ++j) {
         const int k = kk + s * kStepK;
-        bv[s][j] = b_cols[j] && k < at.k_len ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + k))
+        to[s][j] = b_cols[j] && k < at.k_len ? __ldcs(reinterpret_cast<const float4*>(b_cols[j] + k))
                                              : make_float4(0, 0, 0, 0);
       }
   };
   int kk = 4 * lane;
-  load_b(kk);
+  load_b(kk, bv);
   load_a_slice<kRows>(p, at.row0, at.k0, at.k_len, sa);
   __syncthreads();
 
@@ -209,6 +215,9 @@ __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
 #pragma unroll
   for (int i = 0; i < kValues; ++i) sum[i] = 0.0f;
   while (true) {
+    const int k_next = kk + kSteps * kStepK;
+    Steps ahead;
+    if constexpr (kAhead) load_b(k_next, ahead);  // zeros past the slice, without a load
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
       const int k = kk + s * kStepK;
@@ -226,9 +235,16 @@ __global__ void __launch_bounds__(kDotWarps * 32, 2) few_rows_dot(Args p) {
         }
       }
     }
-    kk += kSteps * kStepK;
+    kk = k_next;
     if (kk >= at.k_len) break;
-    load_b(kk);
+    if constexpr (kAhead) {
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s)
+#pragma unroll
+        for (int j = 0; j < kDotColumnsPerWarp; ++j) bv[s][j] = ahead[s][j];
+    } else {
+      load_b(kk, bv);
+    }
   }
 
   int first = 0;
