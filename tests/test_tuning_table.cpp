@@ -371,19 +371,20 @@ TEST_CASE("the TF32 engine's plan: where clusters do not all fit, fewer ways for
   CHECK(gpu::tf32_plan_name(gpu::tf32_plan({16, 4096, 4096}, 132, nullptr, h200)) == "64x256, K split 6 ways");
 }
 
-// 3xTF32 keeps its waves in step where the unsplit tiles are more than the SMs: 8192^3's 2048 tiles, not 2048^3's
-// 128 in one wave, nor a split plan's.
-TEST_CASE("3xTF32 keeps its grid's waves in step where its unsplit tiles are more than the SMs, and says so") {
+// The TF32 engine, in one pass or three, keeps its waves in step where the unsplit tiles are more than the SMs:
+// 8192^3's 2048 tiles, not 2048^3's 128 in one wave, nor a split plan's.
+TEST_CASE("the TF32 engine keeps its grid's waves in step where its unsplit tiles are more than the SMs, and says so") {
   for (const GemmShape s : {GemmShape{8192, 8192, 8192}, GemmShape{2048, 2048, 2048}, GemmShape{1024, 1024, 1024}}) {
     const gpu::Tf32Plan p = gpu::tf32_plan(s, 132);
     INFO(to_string(s));
-    CHECK(gpu::three_pass_waves_in_step(s, p) == (s.m == 8192));
-    CHECK(gpu::three_pass_plan_name(s, p) ==
-          "3xTF32 " + gpu::tf32_plan_name(p) + (s.m == 8192 ? ", waves in step" : ""));
+    CHECK(gpu::tf32_waves_in_step(s, p) == (s.m == 8192));
+    for (const char* engine : {"TF32", "3xTF32"})
+      CHECK(gpu::tf32_engine_name(engine, s, p) ==
+            std::string(engine) + " " + gpu::tf32_plan_name(p) + (s.m == 8192 ? ", waves in step" : ""));
   }
   // 133 tiles of 256 x 128 are two waves on 132 SMs, 132 tiles one.
-  CHECK(gpu::three_pass_waves_in_step({256 * 7, 128 * 19, 4096}, {gpu::kTf32Tiles[0], 1, 132}));
-  CHECK(!gpu::three_pass_waves_in_step({256 * 12, 128 * 11, 4096}, {gpu::kTf32Tiles[0], 1, 132}));
+  CHECK(gpu::tf32_waves_in_step({256 * 7, 128 * 19, 4096}, {gpu::kTf32Tiles[0], 1, 132}));
+  CHECK(!gpu::tf32_waves_in_step({256 * 12, 128 * 11, 4096}, {gpu::kTf32Tiles[0], 1, 132}));
 }
 
 // The peaks gpu_peak gives an H100 SXM and an H200 (132 SMs at 1980 MHz; 3352 and 4800 GB/s).

@@ -85,7 +85,7 @@ KernelChoice choose_tensor_core_3xtf32(const DeviceGemm& g) {
     std::snprintf(ratio, sizeof ratio, "%.1f", e.three_passes_s / e.simt_s);
     return {"gpu/simt-tuned " + choose_simt_tuned(g).kernel + " (three passes estimated " + ratio + "x as long)"};
   }
-  return {three_pass_plan_name(shape, tf32_plan_here(shape))};
+  return {tf32_engine_name("3xTF32", shape, tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_3xtf32(const DeviceGemm& g) {
@@ -112,7 +112,7 @@ void launch_tensor_core_3xtf32(const DeviceGemm& g) {
   unsigned* wave_count = reinterpret_cast<unsigned*>(a_split + split_floats);
   launch_3xtf32_passes(g, "gpu/tensor-core-3xtf32", {a_split, 2 * a_rows, g.k_padded, a_rows},
                        {b_split, 2 * b_rows, g.k_padded, b_rows}, plan,
-                       three_pass_waves_in_step(shape, plan) ? wave_count : nullptr,
+                       tf32_waves_in_step(shape, plan) ? wave_count : nullptr,
                        a_split + split_floats + kWaveCountBytes / sizeof(float), g.scratch_bytes - before_planes);
 }
 

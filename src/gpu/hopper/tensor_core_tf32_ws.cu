@@ -248,7 +248,8 @@ __global__ __launch_bounds__(kThreads, 1) void tensor_core_tf32_ws(const __grid_
   // blocks) only once every block has issued the loads of its unit of wave w: the tiles of a wave, neighbours in the
   // raster, then walk K together and find each other's operand tiles in the L2. Left alone, blocks that finish a unit
   // early start the next early, the waves drift apart over many units, and the three passes' large products read
-  // their operands from DRAM several times over (bench/NOTES.md, "3xTF32's waves in step").
+  // their operands from DRAM several times over (bench/NOTES.md, "3xTF32's waves in step"; one pass gains less, its
+  // units a third as long: "The TF32 row's waves in step").
   if (warpgroup == 0) {
     shrink_registers<kProducerRegisters<kPasses>>();
     if (tid != 0) return;
@@ -589,15 +590,15 @@ Tf32Plan tf32_plan_here(const GemmShape& s) {
 
 std::size_t tf32_scratch_bytes(const GemmShape& s) {
   if (few_rows_takes(s, kFewRowsTf32Rows)) return few_rows_scratch_bytes(s, kFewRowsTf32Rows);
-  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s));
+  return tf32_k_major_a_bytes(s) + tf32_partial_bytes(s, tf32_plan_here(s)) + kWaveCountBytes;
 }
 
 void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
-                      float* partials, std::size_t partial_capacity) {
+                      unsigned* wave_count, float* partials, std::size_t partial_capacity) {
   require_wgmma(step);
   check_partials(g, step, plan, partial_capacity);
-  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, nullptr, partials);
-  launch_planned<false, 1>(g, step, a, nullptr, plan, nullptr, partials);
+  if (g.b_transposed) return launch_planned<true, 1>(g, step, a, nullptr, plan, wave_count, partials);
+  launch_planned<false, 1>(g, step, a, nullptr, plan, wave_count, partials);
 }
 
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
@@ -610,7 +611,7 @@ void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Opera
 KernelChoice choose_tensor_core_tf32_ws(const DeviceGemm& g) {
   const GemmShape shape = shape_of(g);
   if (few_rows_takes(shape, kFewRowsTf32Rows)) return {few_rows_choose(g) + " (FP32)"};
-  return {"TF32 " + tf32_plan_name(tf32_plan_here(shape))};
+  return {tf32_engine_name("TF32", shape, tf32_plan_here(shape))};
 }
 
 void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
@@ -620,12 +621,21 @@ void launch_tensor_core_tf32_ws(const DeviceGemm& g) {
     return launch_few_rows(g, few_rows_plan_here(shape), scratch, g.scratch_bytes);
   const Tf32Plan plan = tf32_plan_here(shape);
   const char* step = "gpu/tensor-core-tf32-ws";
-  if (!g.a_transposed) return launch_tf32_pass(g, step, {g.a, g.m, g.lda, 0}, plan, scratch, g.scratch_bytes);
-  const std::size_t a_bytes = std::size_t(g.m) * g.k_padded * sizeof(float);
-  if (a_bytes > g.scratch_bytes) throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A");
-  launch_k_major_a<1>(g, g.m, scratch);
-  launch_tf32_pass(g, step, {scratch, g.m, g.k_padded, 0}, plan, scratch + a_bytes / sizeof(float),
-                   g.scratch_bytes - a_bytes);
+  // The scratch: A copied K-major where it is stored transposed, then the plan's planes, then the wave count. A
+  // comes first, at the scratch's own alignment: with the count ahead of it, every 128-byte row the copy engine loads
+  // spanned two lines and the TN products lost a third of their speed, which placing the count last gave back
+  // (bench/NOTES.md, "The TF32 row's waves in step" and "… with the count after A's copy").
+  const std::size_t a_bytes = g.a_transposed ? std::size_t(g.m) * g.k_padded * sizeof(float) : 0;
+  const std::size_t planes_bytes = tf32_partial_bytes(shape, plan);
+  if (a_bytes + planes_bytes + kWaveCountBytes > g.scratch_bytes)
+    throw std::logic_error("gpu/tensor-core-tf32-ws: its scratch has no room for A, the planes and the wave count");
+  float* planes = scratch + a_bytes / sizeof(float);
+  unsigned* wave_count = tf32_waves_in_step(shape, plan)
+                             ? reinterpret_cast<unsigned*>(planes + planes_bytes / sizeof(float))
+                             : nullptr;
+  const Tf32Operand a = g.a_transposed ? Tf32Operand{scratch, g.m, g.k_padded, 0} : Tf32Operand{g.a, g.m, g.lda, 0};
+  if (g.a_transposed) launch_k_major_a<1>(g, g.m, scratch);
+  launch_tf32_pass(g, step, a, plan, wave_count, planes, planes_bytes);
 }
 
 }  // namespace matcompare::gpu

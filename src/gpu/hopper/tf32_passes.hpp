@@ -122,16 +122,16 @@ inline std::string tf32_plan_name(const Tf32Plan& plan) {
          (plan.sums_in_planes ? ", sums in planes" : "");
 }
 
-// Whether the three passes keep the grid's waves of units in step (tensor_core_tf32_ws.cu's producer): where the
-// plan's tiles, unsplit, come in more than one wave. The blocks count their units in kWaveCountBytes of scratch, a
-// count rounded up so that what follows it stays 16-byte aligned.
-inline bool three_pass_waves_in_step(const GemmShape& s, const Tf32Plan& plan) {
+// Whether the engine keeps the grid's waves of units in step (tensor_core_tf32_ws.cu's producer), in one pass or in
+// three: where the plan's tiles, unsplit, come in more than one wave. The blocks count their units in kWaveCountBytes
+// of scratch, a count rounded up so that what follows it stays 16-byte aligned.
+inline bool tf32_waves_in_step(const GemmShape& s, const Tf32Plan& plan) {
   return plan.splits == 1 && tf32_tiles(s, plan.tile) > plan.sm_count;
 }
 constexpr std::size_t kWaveCountBytes = 16;
-// What 3xTF32's result names as the kernel: "3xTF32 128x256, waves in step".
-inline std::string three_pass_plan_name(const GemmShape& s, const Tf32Plan& plan) {
-  return "3xTF32 " + tf32_plan_name(plan) + (three_pass_waves_in_step(s, plan) ? ", waves in step" : "");
+// What a result names as the kernel: "TF32 256x128, waves in step" (engine "TF32") or "3xTF32 128x256" ("3xTF32").
+inline std::string tf32_engine_name(const char* engine, const GemmShape& s, const Tf32Plan& plan) {
+  return std::string(engine) + " " + tf32_plan_name(plan) + (tf32_waves_in_step(s, plan) ? ", waves in step" : "");
 }
 
 // The current GPU's Tf32ClusterSlots, asked of the CUDA runtime.
@@ -148,13 +148,14 @@ struct Tf32Operand {
 };
 
 // C = alpha A B + beta C in TF32, A being `a` (g.m rows, K padded columns) and B g.b. `partials` is 16-byte aligned
-// device memory of `partial_capacity` bytes for a plan's planes (tf32_partial_bytes). Throws std::logic_error for a
-// plan the kernel cannot run (more split units than SMs, more splits than a cluster's blocks, planes that do not fit).
+// device memory of `partial_capacity` bytes for a plan's planes (tf32_partial_bytes). wave_count: device memory of
+// kWaveCountBytes where tf32_waves_in_step holds, else nullptr. Throws std::logic_error for a plan the kernel cannot
+// run (more split units than SMs, more splits than a cluster's blocks, planes that do not fit).
 void launch_tf32_pass(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Plan& plan,
-                      float* partials, std::size_t partial_capacity);
+                      unsigned* wave_count, float* partials, std::size_t partial_capacity);
 // C = alpha (big(A)big(B) + big(A)small(B) + small(A)big(B)) + beta C, FP32-accurate: `a` holds A's parts, `b` B^T's
 // (C's columns as rows, in paired_row order: k_major_copy.cuh); the plan and partials as above. wave_count: device
-// memory of kWaveCountBytes where three_pass_waves_in_step holds, else nullptr.
+// memory of kWaveCountBytes where tf32_waves_in_step holds, else nullptr.
 void launch_3xtf32_passes(const DeviceGemm& g, const char* step, const Tf32Operand& a, const Tf32Operand& b,
                           const Tf32Plan& plan, unsigned* wave_count, float* partials, std::size_t partial_capacity);
 
@@ -170,7 +171,7 @@ inline std::size_t tf32_partial_bytes(const GemmShape& s, const Tf32Plan& plan) 
 inline std::size_t tf32_k_major_a_bytes(const GemmShape& s) {
   return a_transposed(s.layout) ? std::size_t(s.m) * std::size_t((s.k + 3) / 4 * 4) * sizeof(float) : 0;
 }
-// Device scratch of gpu/tensor-core-tf32-ws: that copy, then its plan's planes.
+// Device scratch of gpu/tensor-core-tf32-ws: that copy, then its plan's planes, then its wave count (kWaveCountBytes).
 std::size_t tf32_scratch_bytes(const GemmShape& s);
 
 // Device scratch of gpu/tensor-core-3xtf32: A's small and big parts, then B^T's, each part's rows (M, N) rounded up
