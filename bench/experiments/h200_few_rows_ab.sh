@@ -8,12 +8,12 @@
 # 4 slices) in every layout, and the last block's sum broken on purpose (its last slice dropped) must fail the test.
 # Then bench/ab_libs.sh, ROUNDS rounds (2 unless given), over shapes/few_rows_last_block.txt with gpu/simt-tuned and
 # the FP32 vendors, and Nsight Compute's time of each few-rows kernel at two shapes on each side.
-# SHAPES, NCU_SHAPES ("M N K LAYOUT;…"), MUTATION ("SED-EDIT|LABEL", on few_rows.cu) and RACECHECK_S, when set,
-# replace the shapes file, the two Nsight Compute shapes, the mutation and racecheck's 120 s (it runs the vendors
-# too, 12 rows; 120 s did not always hold them): the nineteenth session's runs (bench/NOTES.md, "The few-rows dot
-# kernel's loads a step ahead") set them.
-# Usage (device tool, .whl carried): [SHAPES=… NCU_SHAPES=… MUTATION=… RACECHECK_S=…] h200_few_rows_ab.sh OUT COMMIT
-#   A_COMMIT PATCH [ROUNDS] [check]
+# SHAPES, NCU_SHAPES ("M N K LAYOUT;…"), MUTATION ("SED-EDIT|LABEL", on few_rows.cu), RACECHECK_S and
+# SANITIZE_SHAPE ("M N K"), when set, replace the shapes file, the two Nsight Compute shapes, the mutation,
+# racecheck's 120 s (it runs the vendors too, 12 rows; 120 s did not always hold them) and the sanitizers' product:
+# the nineteenth session's runs (bench/NOTES.md, "The few-rows dot kernel's loads a step ahead") set the first four.
+# Usage (device tool, .whl carried): [SHAPES=… NCU_SHAPES=… MUTATION=… RACECHECK_S=… SANITIZE_SHAPE=…]
+#   h200_few_rows_ab.sh OUT COMMIT A_COMMIT PATCH [ROUNDS] [check]
 set -uo pipefail
 out=$1 commit=$2 a_commit=$3 patch=$4 rounds=${5:-2} stage=${6:-}
 source bench/device_out.sh
@@ -37,8 +37,9 @@ if [ "$stage" = check ]; then
   log "test_tuning_table exit $?: $(grep -E 'test cases:' "$out/logs/test_tuning_table.log")"
   build/tests/test_gpu_backends --test-case="*few-rows kernels*" > "$out/logs/test_few_rows.log" 2>&1
   log "test_gpu_backends few-rows exit $?: $(grep -E 'test cases:|assertions:' "$out/logs/test_few_rows.log" | tr '\n' ' ')"
-  MATCOMPARE_FEW_ROWS=64 sanitize memcheck 40 1000 999 simt-tuned 100
-  MATCOMPARE_FEW_ROWS=64 sanitize racecheck 40 1000 999 simt-tuned "${RACECHECK_S:-120}"
+  read -r sm sn sk <<< "${SANITIZE_SHAPE:-40 1000 999}"
+  MATCOMPARE_FEW_ROWS=64 sanitize memcheck "$sm" "$sn" "$sk" simt-tuned 100
+  MATCOMPARE_FEW_ROWS=64 sanitize racecheck "$sm" "$sn" "$sk" simt-tuned "${RACECHECK_S:-120}"
   mutation=${MUTATION:-'s/for (int s = 1; s < p.slices; ++s)/for (int s = 1; s < p.slices - 1; ++s)/|the last block drops the last slice'}
   mutate src/gpu/simt/few_rows.cu "${mutation%%|*}" "*few-rows kernels*" "${mutation#*|}"
 fi
