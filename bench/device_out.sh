@@ -69,6 +69,10 @@ mutate_with() {
   local test=$1 file=$2 edit=$3 cases=$4 label=$5
   cp "$file" /tmp/mutated.kept
   sed -i "$edit" "$file"
+  if cmp -s "$file" /tmp/mutated.kept; then  # a stale pattern would rebuild the same code and read as a missing test
+    log "mutation ($label): the edit matched nothing in $file; not run"
+    return
+  fi
   cmake --build build -j"$(nproc)" > "$out/logs/mutation_build.log" 2>&1
   "build/tests/$test" --test-case="$cases" > "$out/logs/mutation_test.log" 2>&1
   log "mutation ($label): $test exit $? (must be non-zero): $(grep -cE 'ERROR' "$out/logs/mutation_test.log") errors"

@@ -340,6 +340,8 @@ TEST_CASE("every tile of the TF32 engine is correct, in one pass and in three, s
                 engine + gpu::tf32_plan_name(gpu::tf32_plan_here(many_tiles)) + ", waves in step");
         matcompare_test::check_against_reference(backend, many_tiles, {0.5f, 2.0f});
         matcompare_test::check_against_reference(backend, many_tiles, {1.0f, 0.0f});
+        // A stored transposed: the TF32 row copies it K-major into its scratch, the wave count after it.
+        matcompare_test::check_against_reference(backend, {2000, 2200, 70, Layout::tn}, {0.5f, 2.0f});
       }
     }
   }

@@ -41,7 +41,7 @@ if [ "$stage" = check ]; then
   MATCOMPARE_FEW_ROWS=64 sanitize memcheck "$sm" "$sn" "$sk" simt-tuned 100
   MATCOMPARE_FEW_ROWS=64 sanitize racecheck "$sm" "$sn" "$sk" simt-tuned "${RACECHECK_S:-120}"
   mutation=${MUTATION:-'s/for (int s = 1; s < p.slices; ++s)/for (int s = 1; s < p.slices - 1; ++s)/|the last block drops the last slice'}
-  mutate src/gpu/simt/few_rows.cu "${mutation%%|*}" "*few-rows kernels*" "${mutation#*|}"
+  mutate src/gpu/simt/few_rows.cu "${mutation%|*}" "*few-rows kernels*" "${mutation##*|}"  # the label after the last |
 fi
 bash bench/ab_libs.sh "$out/results" build/apps "$a_lib" build/src "$rounds" \
   --shapes "${SHAPES:-bench/shapes/few_rows_last_block.txt}" --filter simt-tuned,cublas-fp32,cublaslt-fp32 --budget 30 \
