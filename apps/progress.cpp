@@ -1,5 +1,6 @@
 #include "progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace {
@@ -30,6 +31,7 @@ void ProgressReport::update(const matcompare::Progress& p) {
   last_ = p;
   last_at_ = Clock::now();
   have_ = true;
+  tell_overrun();
   if (mode_ == Mode::terminal) {
     draw(false);
     return;
@@ -80,6 +82,24 @@ void ProgressReport::tick() {
       draw(true);
     }
   }
+}
+
+void ProgressReport::tell_overrun() {
+  // A second of slack: a prediction within it is no news. Lines mode keeps its quiet start.
+  constexpr double kSlack_s = 1.0;
+  const double left_s = std::max(0.0, last_.budget_left_s), beyond_s = last_.fixed_costs_left_s - left_s;
+  if (overrun_told_ || last_.fixed_costs_left_s <= 0 || beyond_s <= kSlack_s ||
+      (mode_ == Mode::lines && last_.elapsed_s < quiet_start_s_))
+    return;
+  overrun_told_ = true;
+  if (mode_ == Mode::terminal && last_width_ > 0) out_ << "\r" << std::string(last_width_, ' ') << "\r";
+  last_width_ = 0;
+  out_ << "matcompare: note: the shapes left need about " << seconds(last_.fixed_costs_left_s)
+       << " beyond their rows' samples (inputs, float64 references, set-ups, verification; learnt from the shapes "
+          "done), more than the "
+       << seconds(left_s) << " of the budget left: the run will end about " << seconds(beyond_s)
+       << " past its budget\n"
+       << std::flush;
 }
 
 bool ProgressReport::shows_a_step() const { return !last_.backend.empty() || last_.drawing_inputs; }

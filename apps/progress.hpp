@@ -2,7 +2,9 @@
 // What a long run shows on stderr while it measures. On a terminal: one line redrawn in place at each step and every
 // second between steps, so a row that takes long shows its time going. Anywhere else (a pipe, a log): a line when each
 // row starts and, while one row goes on, a line every few seconds; nothing is ever redrawn. Runs shorter than a few
-// seconds stay silent there, so a script's short run leaves stderr to its result or its one error line.
+// seconds stay silent there, so a script's short run leaves stderr to its result or its one error line. Either way,
+// once the fixed costs predicted for the shapes left outgrow the budget left, one line says the run will end past
+// its budget, and about how far, when that is first known rather than only at the end.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -35,6 +37,7 @@ class ProgressReport {
   // Whether the last update names something to show: a row, or a shape whose inputs are being drawn.
   bool shows_a_step() const;
   std::string row_text(double row_elapsed_s) const;
+  void tell_overrun();  // with mutex_ held: once, where last_'s fixed costs left outgrow its budget left
 
   Mode mode_;
   std::ostream& out_;
@@ -47,6 +50,7 @@ class ProgressReport {
   Clock::time_point last_at_;
   std::string planned_shape_;   // lines mode: the shape whose planning was announced
   bool announced_ = false;      // lines mode: the current row has its line
+  bool overrun_told_ = false;   // the line that the fixed costs outgrow the budget is out
   double next_quiet_line_s_ = 0;
   std::size_t last_width_ = 0;
   std::thread ticker_;

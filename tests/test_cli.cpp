@@ -544,6 +544,44 @@ TEST_CASE("progress without a terminal: silent at first, then a line per row, on
                                         "spent)");
 }
 
+TEST_CASE("progress says once, when first predicted, that the shapes' fixed costs outgrow the budget left") {
+  auto with_fixed = [](double elapsed_s, double fixed_s) {
+    matcompare::Progress p = step("cpu/blis", false, 1, elapsed_s);
+    p.fixed_costs_left_s = fixed_s;
+    return p;
+  };
+  std::ostringstream out;
+  {
+    ProgressReport report(ProgressReport::Mode::lines, out, 10.0, 1.0, 10.0);
+    report.update(with_fixed(0.5, 40));  // the quiet start: nothing
+    report.update(with_fixed(2.0, 8.5));  // 0.5 s beyond the 8 s left: within the slack
+    CHECK(out.str().find("note:") == std::string::npos);
+    report.update(with_fixed(3.0, 40));
+    report.update(with_fixed(4.0, 50));  // told once
+    report.finish();
+  }
+  const auto lines = lines_in(out.str());
+  std::vector<std::string> notes;
+  for (const std::string& line : lines)
+    if (line.rfind("matcompare: note:", 0) == 0) notes.push_back(line);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "matcompare: note: the shapes left need about 40s beyond their rows' samples (inputs, float64 "
+                    "references, set-ups, verification; learnt from the shapes done), more than the 7.0s of the "
+                    "budget left: the run will end about 33s past its budget");
+  std::ostringstream terminal;  // on a terminal the line being redrawn is erased first, and the note ends its line
+  {
+    ProgressReport report(ProgressReport::Mode::terminal, terminal, 10.0);
+    report.update(with_fixed(0.0, 0));
+    report.update(with_fixed(0.5, 40));
+    report.finish();
+  }
+  const std::string text = terminal.str();
+  const std::size_t note = text.find("matcompare: note: the shapes left need about 40s");
+  REQUIRE(note != std::string::npos);
+  CHECK(text[note - 1] == '\r');
+  CHECK(text.find("past its budget\n", note) != std::string::npos);
+}
+
 TEST_CASE("progress on a terminal: one line redrawn in place, also between steps, erased at the end") {
   std::ostringstream out;
   ProgressReport report(ProgressReport::Mode::terminal, out, 0.01);

@@ -432,9 +432,14 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   for (int i = 0; i < 6; ++i) shapes.push_back(i % 2 ? GemmShape{256, 256, 8} : GemmShape{192, 192, 8});
   shapes.insert(shapes.end(), 3, GemmShape{1024, 1024, 8});  // C is 4.2 MB: a download is 0.84 s
   std::vector<ShapeBudget> seen;
+  std::vector<Progress> inputs_drawn;  // each shape's first step, with the fixed costs predicted when it started
   const auto started = std::chrono::steady_clock::now();
-  const auto results = run_benchmarks_among({&vendor, &blis}, {&blis}, shapes, o, {}, {},
-                                            [&](const ShapeBudget& budget) { seen.push_back(budget); });
+  const auto results = run_benchmarks_among(
+      {&vendor, &blis}, {&blis}, shapes, o,
+      [&](const Progress& p) {
+        if (p.drawing_inputs) inputs_drawn.push_back(p);
+      },
+      {}, [&](const ShapeBudget& budget) { seen.push_back(budget); });
   const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   INFO("took ", took_s, " s");
   // The mechanism, read from the plan rather than the clock: when the first large shape starts, the small ones have
@@ -447,6 +452,12 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   INFO("first large shape: ", first_large.left_s, " s left, ", first_large.fixed_left_s, " s predicted for the ",
        "shapes left, ", large_fixed_s, " s taken by the three large ones");
   CHECK(first_large.fixed_left_s >= std::min(kMostFixedShare * first_large.left_s, 0.5 * large_fixed_s));
+  // The progress carries the prediction before its cap, which is what tells a run that it will end past its budget:
+  // nothing before a shape is done.
+  REQUIRE(inputs_drawn.size() == shapes.size());
+  CHECK(inputs_drawn.front().fixed_costs_left_s == 0);
+  CHECK(inputs_drawn[6].fixed_costs_left_s >= first_large.fixed_left_s);
+  CHECK(inputs_drawn[6].fixed_costs_left_s > 0);
   REQUIRE_FALSE(first_large.kept_for_fixed_s.empty());
   CHECK(first_large.kept_for_fixed_s.front() > 0);
   // And used: the large shapes' rows were given no more than what was left less the fixed costs they then took, with

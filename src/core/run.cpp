@@ -85,11 +85,12 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
   const auto run_deadline = after(run_budget_s(options, shapes.size()));
   int done = 0;
   const int total = int(shapes.size() * order.size());
+  double fixed_costs_left_s = 0;  // predicted when the current shape started, before any cap
   auto report = [&](const std::string& backend, const GemmShape& shape, bool planning, double row_budget_s,
                     bool drawing_inputs = false) {
     if (progress)
       progress(Progress{backend, shape, planning, done, total, seconds_since(start), row_budget_s,
-                        std::max(0.0, seconds_until(run_deadline)), drawing_inputs});
+                        std::max(0.0, seconds_until(run_deadline)), drawing_inputs, fixed_costs_left_s});
   };
   FixedCosts fixed_costs;
   for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
@@ -102,6 +103,7 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
     double fixed_left_s = fixed_here_s;
     for (std::size_t later = shape_index + 1; later < shapes.size(); ++later)
       fixed_left_s += fixed_costs.predict(shape_bytes(shapes[later]));
+    fixed_costs_left_s = fixed_left_s;
     if (fixed_left_s > kMostFixedShare * left_s) {
       fixed_here_s *= kMostFixedShare * left_s / fixed_left_s;
       fixed_left_s = kMostFixedShare * left_s;
