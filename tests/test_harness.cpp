@@ -433,11 +433,15 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   shapes.insert(shapes.end(), 3, GemmShape{1024, 1024, 8});  // C is 4.2 MB: a download is 0.84 s
   std::vector<ShapeBudget> seen;
   std::vector<Progress> inputs_drawn;  // each shape's first step, with the fixed costs predicted when it started
+  int later_steps_with_prediction = 0;  // a prediction partly spent, read later in its shape, would foretell overruns
   const auto started = std::chrono::steady_clock::now();
   const auto results = run_benchmarks_among(
       {&vendor, &blis}, {&blis}, shapes, o,
       [&](const Progress& p) {
-        if (p.drawing_inputs) inputs_drawn.push_back(p);
+        if (p.drawing_inputs)
+          inputs_drawn.push_back(p);
+        else
+          later_steps_with_prediction += p.fixed_costs_left_s != 0;
       },
       {}, [&](const ShapeBudget& budget) { seen.push_back(budget); });
   const double took_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -458,6 +462,7 @@ TEST_CASE("run_benchmarks keeps its budget when the last shapes' fixed costs are
   CHECK(inputs_drawn.front().fixed_costs_left_s == 0);
   CHECK(inputs_drawn[6].fixed_costs_left_s >= first_large.fixed_left_s);
   CHECK(inputs_drawn[6].fixed_costs_left_s > 0);
+  CHECK(later_steps_with_prediction == 0);
   REQUIRE_FALSE(first_large.kept_for_fixed_s.empty());
   CHECK(first_large.kept_for_fixed_s.front() > 0);
   // And used: the large shapes' rows were given no more than what was left less the fixed costs they then took, with

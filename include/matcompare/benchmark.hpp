@@ -179,9 +179,9 @@ struct Progress {
   double row_budget_s = 0;    // what this row may spend
   double budget_left_s = 0;   // of the whole run's budget
   bool drawing_inputs = false;  // the shape's inputs and float64 reference being made (backend empty): before planning
-  // What this shape and the shapes after it are predicted to cost beyond their rows' samples (inputs, float64
-  // references, trials, set-ups, uploads, verification), learnt from the shapes done; 0 until one is. Above
-  // budget_left_s the run can only end past its budget.
+  // On a shape's first step (drawing_inputs): what it and the shapes after it are predicted to cost beyond their
+  // rows' samples (inputs, float64 references, trials, set-ups, uploads, verification), learnt from the shapes done;
+  // 0 until one is, and on every other step. Above budget_left_s the run can only end past its budget.
   double fixed_costs_left_s = 0;
 };
 using ProgressFn = std::function<void(const Progress&)>;

@@ -86,11 +86,14 @@ std::vector<BenchmarkResult> run_benchmarks_among(const std::vector<const Backen
   int done = 0;
   const int total = int(shapes.size() * order.size());
   double fixed_costs_left_s = 0;  // predicted when the current shape started, before any cap
+  // The prediction goes with a shape's first step only: later in the shape part of it is spent, and read against the
+  // budget left then it would foretell an overrun that is not coming.
   auto report = [&](const std::string& backend, const GemmShape& shape, bool planning, double row_budget_s,
                     bool drawing_inputs = false) {
     if (progress)
       progress(Progress{backend, shape, planning, done, total, seconds_since(start), row_budget_s,
-                        std::max(0.0, seconds_until(run_deadline)), drawing_inputs, fixed_costs_left_s});
+                        std::max(0.0, seconds_until(run_deadline)), drawing_inputs,
+                        drawing_inputs ? fixed_costs_left_s : 0.0});
   };
   FixedCosts fixed_costs;
   for (std::size_t shape_index = 0; shape_index < shapes.size(); ++shape_index) {
